@@ -1,0 +1,399 @@
+//! The engine: owns the game, the options, the hash table and the search thread, and carries
+//! out each UCI command. The search runs on its own thread, fed over a channel; the front end
+//! never waits for it except where the protocol requires the running search to end first.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use shakmaty::uci::UciMove;
+use shakmaty::{Color, Move, Position};
+
+use crate::bench;
+use crate::eval::evaluate;
+use crate::game::Game;
+use crate::options::{self, OptionChange};
+use crate::out;
+use crate::perft;
+use crate::search::time::Clock;
+use crate::search::{Job, Limits, SearchControl, Searcher};
+use crate::tt::TranspositionTable;
+use crate::uci::{Command, GoParams, fmt, parse};
+
+/// What the search thread is asked to do.
+enum Request {
+    Go(Box<Job>),
+    NewGame,
+}
+
+/// Whether the input loop goes on after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+pub struct Engine {
+    game: Game,
+    tt: Arc<TranspositionTable>,
+    move_overhead_ms: u64,
+    ponder: bool,
+    debug: bool,
+    control: Arc<SearchControl>,
+    requests: Option<Sender<Request>>,
+    finished: Receiver<()>,
+    worker: Option<JoinHandle<()>>,
+    /// A `go` was sent whose `bestmove` has not been collected yet.
+    searching: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Engine {
+    pub fn new() -> Engine {
+        let tt =
+            Arc::new(TranspositionTable::new(options::HASH_DEFAULT).expect("default hash table"));
+        let control = Arc::new(SearchControl::default());
+        let (requests, finished, worker) = spawn_worker(Arc::clone(&control), Arc::clone(&tt));
+        Engine {
+            game: Game::default(),
+            tt,
+            move_overhead_ms: options::OVERHEAD_DEFAULT,
+            ponder: false,
+            debug: false,
+            control,
+            requests: Some(requests),
+            finished,
+            worker: Some(worker),
+            searching: false,
+        }
+    }
+
+    /// Handles one input line.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        match parse(line) {
+            Ok(Some(command)) => self.handle(command),
+            Ok(None) => Flow::Continue,
+            Err(message) => {
+                out::send(&fmt::info_string(&message));
+                Flow::Continue
+            }
+        }
+    }
+
+    pub fn handle(&mut self, command: Command) -> Flow {
+        match command {
+            Command::Uci => {
+                out::send(&format!("id name Pivot {}", env!("CARGO_PKG_VERSION")));
+                out::send("id author the Pivot developers");
+                for line in options::declarations() {
+                    out::send(&line);
+                }
+                out::send("uciok");
+            }
+            Command::IsReady => out::send("readyok"),
+            Command::Debug(on) => self.debug = on,
+            Command::Register => {}
+            Command::UciNewGame => {
+                self.finish_search();
+                self.tt.clear();
+                self.send_request(Request::NewGame);
+            }
+            Command::SetOption { name, value } => {
+                self.finish_search();
+                self.set_option(&name, value.as_deref());
+            }
+            Command::Position { fen, moves } => {
+                self.finish_search();
+                self.set_position(fen.as_deref(), &moves);
+            }
+            Command::Go(params) => {
+                self.finish_search();
+                self.go(params);
+            }
+            Command::Stop => self.control.stop.store(true, Ordering::Relaxed),
+            Command::PonderHit => self.control.pondering.store(false, Ordering::Relaxed),
+            Command::Quit => {
+                self.finish_search();
+                return Flow::Quit;
+            }
+            Command::Display => self.display(),
+            Command::Eval => {
+                let cp = evaluate(self.game.pos());
+                out::send(&fmt::info_string(&format!(
+                    "eval: tapered PeSTO material and piece-square tables, {} to move",
+                    side_name(self.game.pos().turn())
+                )));
+                out::send(&fmt::info_string(&format!("eval {cp} cp (side to move)")));
+            }
+            Command::Perft(depth) => {
+                self.finish_search();
+                self.perft(depth);
+            }
+            Command::Bench(depth) => {
+                self.finish_search();
+                let result = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH));
+                out::send(&fmt::info_string(&format!(
+                    "{} nodes {} nps",
+                    result.nodes,
+                    result.nps()
+                )));
+            }
+        }
+        Flow::Continue
+    }
+
+    /// Stops the running search, if any, and waits until its `bestmove` has been sent.
+    pub fn finish_search(&mut self) {
+        if !self.searching {
+            return;
+        }
+        self.control.stop.store(true, Ordering::Relaxed);
+        if self.finished.recv().is_err() {
+            log::error!("the search thread ended unexpectedly; starting a new one");
+            out::send(&fmt::error(
+                "the search thread failed; a new one was started",
+            ));
+            self.restart_worker();
+        }
+        self.searching = false;
+    }
+
+    /// Ends the search thread (at `quit` or end of input).
+    pub fn shutdown(&mut self) {
+        self.finish_search();
+        self.requests = None;
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
+    }
+
+    fn send_request(&mut self, request: Request) {
+        let sent = self
+            .requests
+            .as_ref()
+            .is_some_and(|r| r.send(request).is_ok());
+        if !sent {
+            log::error!("the search thread is gone; starting a new one");
+            self.restart_worker();
+        }
+    }
+
+    fn restart_worker(&mut self) {
+        let (requests, finished, worker) =
+            spawn_worker(Arc::clone(&self.control), Arc::clone(&self.tt));
+        self.requests = Some(requests);
+        self.finished = finished;
+        self.worker = Some(worker);
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match options::parse(name, value) {
+            Ok(OptionChange::Hash(mb)) => match TranspositionTable::new(mb) {
+                Ok(tt) => self.tt = Arc::new(tt),
+                Err(e) => out::send(&fmt::error(&format!("{e}; Hash unchanged"))),
+            },
+            Ok(OptionChange::ClearHash) => self.tt.clear(),
+            Ok(OptionChange::MoveOverhead(ms)) => self.move_overhead_ms = ms,
+            Ok(OptionChange::Ponder(on)) => self.ponder = on,
+            Err(e) => out::send(&fmt::error(&format!("{e}; option unchanged"))),
+        }
+        log::debug!(
+            "options: ponder={} overhead={}",
+            self.ponder,
+            self.move_overhead_ms
+        );
+    }
+
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+        let mut game = match fen {
+            None => Game::default(),
+            Some(fen) => match Game::from_fen(fen) {
+                Ok((game, warnings)) => {
+                    for w in warnings {
+                        out::send(&fmt::warning(&w));
+                    }
+                    game
+                }
+                Err(e) => {
+                    out::send(&fmt::error(&format!("{e}; position unchanged")));
+                    return;
+                }
+            },
+        };
+        for (i, text) in moves.iter().enumerate() {
+            if let Err(e) = game.play_uci(text) {
+                out::send(&fmt::error(&format!(
+                    "{e} (move {} of the list); position set to before it: {}",
+                    i + 1,
+                    game.fen()
+                )));
+                break;
+            }
+        }
+        self.game = game;
+    }
+
+    fn go(&mut self, params: GoParams) {
+        for problem in &params.problems {
+            out::send(&fmt::error(problem));
+        }
+        let pos = self.game.pos();
+        let mut searchmoves: Vec<Move> = Vec::new();
+        for text in &params.searchmoves {
+            match text
+                .parse::<UciMove>()
+                .ok()
+                .and_then(|u| u.to_move(pos).ok())
+            {
+                Some(m) => searchmoves.push(m),
+                None => out::send(&fmt::error(&format!(
+                    "searchmoves: '{text}' is not a legal move here; ignored"
+                ))),
+            }
+        }
+        let (time, inc) = match pos.turn() {
+            Color::White => (params.wtime, params.winc),
+            Color::Black => (params.btime, params.binc),
+        };
+        let clock = time.map(|time_ms| Clock {
+            time_ms,
+            inc_ms: inc.unwrap_or(0),
+            movestogo: params.movestogo.filter(|&m| m > 0),
+        });
+        let limits = Limits {
+            depth: params.depth,
+            nodes: params.nodes,
+            mate: params.mate.filter(|&m| m > 0),
+            movetime: params.movetime,
+            clock,
+            infinite: params.infinite,
+            ponder: params.ponder,
+            searchmoves,
+        };
+        if self.debug {
+            out::send(&fmt::info_string(&format!("go: {limits:?}")));
+        }
+        self.control.stop.store(false, Ordering::Relaxed);
+        self.control
+            .pondering
+            .store(params.ponder, Ordering::Relaxed);
+        self.control
+            .infinite
+            .store(params.infinite, Ordering::Relaxed);
+        let job = Job {
+            game: self.game.clone(),
+            limits,
+            tt: Arc::clone(&self.tt),
+            move_overhead_ms: self.move_overhead_ms,
+            report: true,
+        };
+        self.send_request(Request::Go(Box::new(job)));
+        self.searching = true;
+    }
+
+    fn display(&self) {
+        let board = self.game.pos().board();
+        let border = " +---+---+---+---+---+---+---+---+";
+        out::send(&fmt::info_string(border));
+        for rank in (0..8u32).rev() {
+            let mut row = String::from(" |");
+            for file in 0..8u32 {
+                let sq = shakmaty::Square::from_coords(
+                    shakmaty::File::new(file),
+                    shakmaty::Rank::new(rank),
+                );
+                let c = board.piece_at(sq).map_or(' ', |p| p.char());
+                row.push_str(&format!(" {c} |"));
+            }
+            row.push_str(&format!(" {}", rank + 1));
+            out::send(&fmt::info_string(&row));
+            out::send(&fmt::info_string(border));
+        }
+        out::send(&fmt::info_string("   a   b   c   d   e   f   g   h"));
+        out::send(&fmt::info_string(&format!("Fen: {}", self.game.fen())));
+        out::send(&fmt::info_string(&format!("Key: {:016X}", self.game.key())));
+        let checkers: Vec<String> = self
+            .game
+            .pos()
+            .checkers()
+            .into_iter()
+            .map(|s| s.to_string())
+            .collect();
+        out::send(&fmt::info_string(&format!(
+            "Checkers: {}",
+            checkers.join(" ")
+        )));
+    }
+
+    fn perft(&self, depth: u32) {
+        let started = Instant::now();
+        let parts = perft::divide(self.game.pos(), depth);
+        let mut total = 0;
+        for (m, n) in &parts {
+            out::send(&fmt::info_string(&format!("{}: {n}", fmt::uci_move(*m))));
+            total += n;
+        }
+        if depth == 0 {
+            total = 1;
+        }
+        let ms = started.elapsed().as_millis().max(1) as u64;
+        out::send(&fmt::info_string(&format!(
+            "perft {depth} nodes {total} time {ms} nps {}",
+            total * 1000 / ms
+        )));
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// Starts the search thread: it takes requests in order and answers each `go` with exactly one
+/// `bestmove`, then a message on the returned receiver.
+fn spawn_worker(
+    control: Arc<SearchControl>,
+    tt: Arc<TranspositionTable>,
+) -> (Sender<Request>, Receiver<()>, JoinHandle<()>) {
+    let (requests, inbox) = unbounded::<Request>();
+    let (done, finished) = unbounded::<()>();
+    let worker = thread::Builder::new()
+        .name("search".to_string())
+        .stack_size(64 * 1024 * 1024)
+        .spawn(move || {
+            let mut searcher = Searcher::new(Arc::clone(&control), tt);
+            for request in inbox {
+                match request {
+                    Request::Go(job) => {
+                        let outcome = searcher.run(*job);
+                        // Under `go infinite` / `go ponder` the answer waits for stop/ponderhit.
+                        while control.must_wait() {
+                            thread::sleep(Duration::from_millis(1));
+                        }
+                        out::send(&fmt::bestmove(outcome.best, outcome.ponder));
+                        if done.send(()).is_err() {
+                            break;
+                        }
+                    }
+                    Request::NewGame => searcher.clear(),
+                }
+            }
+        })
+        .expect("spawning the search thread");
+    (requests, finished, worker)
+}

@@ -1,0 +1,31 @@
+//! The UCI front end: reads stdin line by line (any line ending, any bytes) and hands each
+//! line to the engine until `quit` or end of input.
+
+use std::io::BufRead;
+
+use crate::engine::{Engine, Flow};
+
+pub fn run(engine: &mut Engine) {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut buf = Vec::with_capacity(4096);
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&buf);
+                let line = text.trim_end_matches(['\n', '\r']);
+                log::debug!(target: "uci", "<< {line}");
+                if engine.handle_line(line) == Flow::Quit {
+                    break;
+                }
+            }
+            Err(e) => {
+                log::error!("reading stdin failed: {e}");
+                break;
+            }
+        }
+    }
+    engine.shutdown();
+}

@@ -1,0 +1,179 @@
+//! The game being played: the current position, its Zobrist key, and the keys of every earlier
+//! position (for repetition detection).
+
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, PositionErrorKinds};
+
+/// Full Zobrist key of `pos` (Polyglot-compatible, en passant only when capturable).
+#[inline]
+pub fn key_of(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// Key of `child`, the position after `m` in `parent` whose key is `key`: incremental where
+/// shakmaty offers it, recomputed otherwise.
+#[inline]
+pub fn key_after(parent: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
+    match parent.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal) {
+        Some(k) => k.0,
+        None => key_of(child),
+    }
+}
+
+/// Flaws in a FEN that Pivot repairs (with a warning) rather than rejects.
+const REPAIRABLE: PositionErrorKinds = PositionErrorKinds::INVALID_CASTLING_RIGHTS
+    .union(PositionErrorKinds::INVALID_EP_SQUARE)
+    .union(PositionErrorKinds::IMPOSSIBLE_CHECK)
+    .union(PositionErrorKinds::TOO_MUCH_MATERIAL);
+
+#[derive(Clone)]
+pub struct Game {
+    pos: Chess,
+    key: u64,
+    /// Keys of the positions before the current one, oldest first.
+    history: Vec<u64>,
+}
+
+impl Default for Game {
+    fn default() -> Self {
+        Game::from_position(Chess::default())
+    }
+}
+
+impl Game {
+    pub fn from_position(pos: Chess) -> Game {
+        Game {
+            key: key_of(&pos),
+            pos,
+            history: Vec::new(),
+        }
+    }
+
+    /// Parses a FEN (four to six fields). Returns the game and warnings about flaws that were
+    /// repaired (stale castling rights, an impossible en-passant square, ...), or an error.
+    #[allow(clippy::result_large_err)]
+    pub fn from_fen(fen: &str) -> Result<(Game, Vec<String>), String> {
+        let parsed: Fen = fen
+            .parse()
+            .map_err(|e| format!("invalid FEN '{fen}': {e}"))?;
+        match parsed.into_position::<Chess>(CastlingMode::Standard) {
+            Ok(pos) => Ok((Game::from_position(pos), Vec::new())),
+            Err(err) => {
+                let kinds = err.kinds();
+                if !(kinds - REPAIRABLE).is_empty() {
+                    return Err(format!("invalid FEN '{fen}': {err}"));
+                }
+                let warning = format!("FEN '{fen}' repaired: {err}");
+                let pos = err
+                    .ignore_invalid_castling_rights()
+                    .or_else(|e| e.ignore_invalid_ep_square())
+                    .or_else(|e| e.ignore_impossible_check())
+                    .or_else(|e| e.ignore_too_much_material())
+                    .map_err(|e| format!("invalid FEN '{fen}': {e}"))?;
+                Ok((Game::from_position(pos), vec![warning]))
+            }
+        }
+    }
+
+    /// Plays a move given in UCI notation, or explains why it cannot be played.
+    pub fn play_uci(&mut self, text: &str) -> Result<Move, String> {
+        let uci: UciMove = text
+            .parse()
+            .map_err(|_| format!("unparsable move '{text}'"))?;
+        let m = uci
+            .to_move(&self.pos)
+            .map_err(|_| format!("illegal move '{text}'"))?;
+        self.play(m);
+        Ok(m)
+    }
+
+    /// Plays a legal move.
+    pub fn play(&mut self, m: Move) {
+        let mut child = self.pos.clone();
+        child.play_unchecked(m);
+        let key = key_after(&self.pos, self.key, m, &child);
+        self.history.push(self.key);
+        self.pos = child;
+        self.key = key;
+    }
+
+    pub fn pos(&self) -> &Chess {
+        &self.pos
+    }
+
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    pub fn history(&self) -> &[u64] {
+        &self.history
+    }
+
+    pub fn fen(&self) -> String {
+        Fen::from_position(&self.pos, EnPassantMode::Legal).to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn incremental_keys_match_full_keys() {
+        let mut game =
+            Game::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+                .unwrap()
+                .0;
+        for text in [
+            "e1g1", "e8c8", "a2a4", "b4a3", "d5e6", "d7e6", "c3b5", "a3b2",
+        ] {
+            let parent = game.pos().clone();
+            for m in parent.legal_moves() {
+                let mut child = parent.clone();
+                child.play_unchecked(m);
+                assert_eq!(key_after(&parent, game.key(), m, &child), key_of(&child));
+            }
+            game.play_uci(text).unwrap();
+            assert_eq!(game.key(), key_of(game.pos()));
+        }
+        assert_eq!(game.history().len(), 8);
+    }
+
+    #[test]
+    fn bad_fens_are_rejected_with_a_reason() {
+        let err = |fen: &str| Game::from_fen(fen).err().unwrap();
+        assert!(err("8/8/8/8/8/8/8/8 w - - 0 1").contains("empty board"));
+        assert!(err("4k3/8/8/8/8/8/8/8 w - - 0 1").contains("missing king"));
+        assert!(err("P3k3/8/8/8/8/8/8/4K3 w - - 0 1").contains("backrank"));
+        assert!(err("4k3/8/8/8/8/8/8/4K2r b - - 0 1").contains("opposite check"));
+        assert!(err("rnbqkbnr/pppppppp w KQkq - 0 1").contains("invalid FEN"));
+        assert!(err("hello").contains("invalid FEN"));
+    }
+
+    #[test]
+    fn repairable_fens_are_accepted_with_a_warning() {
+        let (game, warnings) = Game::from_fen("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1").unwrap();
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].contains("castling"));
+        assert_eq!(game.fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    }
+
+    #[test]
+    fn illegal_and_unparsable_moves_leave_the_game_unchanged() {
+        let mut game = Game::default();
+        assert!(
+            game.play_uci("e2e5")
+                .unwrap_err()
+                .contains("illegal move 'e2e5'")
+        );
+        assert!(
+            game.play_uci("xyz")
+                .unwrap_err()
+                .contains("unparsable move 'xyz'")
+        );
+        assert_eq!(game.key(), key_of(&Chess::default()));
+        assert!(game.history().is_empty());
+    }
+}

@@ -1,0 +1,13 @@
+//! Pivot: a UCI chess engine built around a triangular principal-variation table.
+
+pub mod bench;
+pub mod engine;
+pub mod eval;
+pub mod frontend;
+pub mod game;
+pub mod options;
+pub mod out;
+pub mod perft;
+pub mod search;
+pub mod tt;
+pub mod uci;

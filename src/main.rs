@@ -1,0 +1,113 @@
+//! Command line: UCI by default, plus `bench` and `perft`.
+
+use std::fs::File;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+
+use pivot::engine::Engine;
+use pivot::game::Game;
+use pivot::uci::fmt::uci_move;
+use pivot::{bench, frontend, perft};
+
+/// Pivot, a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
+#[derive(Parser)]
+#[command(name = "pivot", version, about, long_about = None)]
+struct Cli {
+    /// Record every UCI line in and out, with timestamps, in this file (RUST_LOG sets the
+    /// level; without this option logging goes to stderr and is off unless RUST_LOG is set).
+    #[arg(long, global = true, value_name = "PATH")]
+    log_file: Option<PathBuf>,
+
+    #[command(subcommand)]
+    command: Option<Cmd>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Search the built-in positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
+    Bench {
+        /// Search depth for every position.
+        #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
+    /// Count legal move sequences to DEPTH, split by first move.
+    Perft {
+        /// Number of plies.
+        depth: u32,
+        /// Position to start from (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+    },
+}
+
+fn init_logging(log_file: Option<&PathBuf>) -> Result<(), String> {
+    let default_level = if log_file.is_some() { "debug" } else { "off" };
+    let mut builder =
+        env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(default_level));
+    builder.format_timestamp_millis();
+    if let Some(path) = log_file {
+        let file = File::options()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("cannot open log file {}: {e}", path.display()))?;
+        builder.target(env_logger::Target::Pipe(Box::new(file)));
+    }
+    builder.try_init().map_err(|e| e.to_string())
+}
+
+fn main() {
+    let cli = Cli::parse();
+    if let Err(e) = init_logging(cli.log_file.as_ref()) {
+        eprintln!("pivot: {e}");
+        std::process::exit(2);
+    }
+    match cli.command {
+        None => {
+            let mut engine = Engine::new();
+            frontend::run(&mut engine);
+        }
+        Some(Cmd::Bench { depth }) => {
+            let result = bench::run(depth);
+            println!(
+                "{} positions, depth {depth}, {} ms",
+                bench::POSITIONS.len(),
+                result.elapsed.as_millis()
+            );
+            println!("{} nodes {} nps", result.nodes, result.nps());
+        }
+        Some(Cmd::Perft { depth, fen }) => {
+            let game = match fen {
+                None => Game::default(),
+                Some(fen) => match Game::from_fen(&fen) {
+                    Ok((game, warnings)) => {
+                        for w in warnings {
+                            eprintln!("warning: {w}");
+                        }
+                        game
+                    }
+                    Err(e) => {
+                        eprintln!("pivot: {e}");
+                        std::process::exit(2);
+                    }
+                },
+            };
+            let started = Instant::now();
+            let parts = perft::divide(game.pos(), depth);
+            for (m, n) in &parts {
+                println!("{}: {n}", uci_move(*m));
+            }
+            let total: u64 = if depth == 0 {
+                1
+            } else {
+                parts.iter().map(|p| p.1).sum()
+            };
+            let ms = started.elapsed().as_millis();
+            println!();
+            println!("Nodes: {total}");
+            println!("Time: {ms} ms");
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! The UCI options Pivot declares, and validation of `setoption` values.
+
+/// Hash table size in MB.
+pub const HASH_DEFAULT: usize = 16;
+pub const HASH_MIN: usize = 1;
+pub const HASH_MAX: usize = 65_536;
+/// Time kept in reserve per move for GUI and operating-system latency, in ms.
+pub const OVERHEAD_DEFAULT: u64 = 30;
+pub const OVERHEAD_MIN: u64 = 0;
+pub const OVERHEAD_MAX: u64 = 5_000;
+
+/// A validated option change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionChange {
+    Hash(usize),
+    ClearHash,
+    MoveOverhead(u64),
+    Ponder(bool),
+}
+
+/// The `option …` lines sent in reply to `uci`.
+pub fn declarations() -> Vec<String> {
+    vec![
+        format!("option name Hash type spin default {HASH_DEFAULT} min {HASH_MIN} max {HASH_MAX}"),
+        "option name Clear Hash type button".to_string(),
+        format!(
+            "option name Move Overhead type spin default {OVERHEAD_DEFAULT} min {OVERHEAD_MIN} max {OVERHEAD_MAX}"
+        ),
+        "option name Ponder type check default false".to_string(),
+    ]
+}
+
+fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
+    let text = value.ok_or_else(|| format!("option '{name}' needs a value ({min} to {max})"))?;
+    let v: i128 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("option '{name}': '{text}' is not a number ({min} to {max})"))?;
+    if v < i128::from(min) || v > i128::from(max) {
+        return Err(format!(
+            "option '{name}': {v} is out of range ({min} to {max})"
+        ));
+    }
+    Ok(v as u64)
+}
+
+fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        _ => Err(format!(
+            "option '{name}' takes 'true' or 'false', not '{}'",
+            value.unwrap_or("")
+        )),
+    }
+}
+
+/// Validates `setoption name <name> [value <value>]`. Names are case-insensitive.
+pub fn parse(name: &str, value: Option<&str>) -> Result<OptionChange, String> {
+    match name.to_ascii_lowercase().as_str() {
+        "hash" => spin("Hash", value, HASH_MIN as u64, HASH_MAX as u64)
+            .map(|v| OptionChange::Hash(v as usize)),
+        "clear hash" => Ok(OptionChange::ClearHash),
+        "move overhead" => {
+            spin("Move Overhead", value, OVERHEAD_MIN, OVERHEAD_MAX).map(OptionChange::MoveOverhead)
+        }
+        "ponder" => check("Ponder", value).map(OptionChange::Ponder),
+        _ => Err(format!("unknown option '{name}'")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn valid_values_are_accepted_case_insensitively() {
+        assert_eq!(parse("hash", Some("64")), Ok(OptionChange::Hash(64)));
+        assert_eq!(
+            parse("MOVE OVERHEAD", Some(" 0 ")),
+            Ok(OptionChange::MoveOverhead(0))
+        );
+        assert_eq!(
+            parse("Ponder", Some("TRUE")),
+            Ok(OptionChange::Ponder(true))
+        );
+        assert_eq!(parse("Clear Hash", None), Ok(OptionChange::ClearHash));
+    }
+
+    #[test]
+    fn bad_values_are_rejected_with_the_range() {
+        assert!(
+            parse("Hash", Some("abc"))
+                .unwrap_err()
+                .contains("not a number")
+        );
+        assert!(
+            parse("Hash", Some("0"))
+                .unwrap_err()
+                .contains("out of range (1 to 65536)")
+        );
+        assert!(
+            parse("Hash", Some("99999999999999999999999"))
+                .unwrap_err()
+                .contains("out of range")
+        );
+        assert!(parse("Hash", None).unwrap_err().contains("needs a value"));
+        assert!(
+            parse("Move Overhead", Some("-1"))
+                .unwrap_err()
+                .contains("out of range")
+        );
+        assert!(parse("Ponder", Some("yes")).is_err());
+        assert!(
+            parse("Threads", Some("2"))
+                .unwrap_err()
+                .contains("unknown option")
+        );
+    }
+}

@@ -1,0 +1,301 @@
+//! Principal variation search: the root move loop and the recursive negamax.
+
+use shakmaty::{Chess, Move, MoveList, Position};
+
+use super::ordering::{MAX_MOVES, pick_next};
+use super::pv::MAX_PLY;
+use super::score::{DRAW, INFINITY, MATE};
+use super::{CURRMOVE_AFTER, Searcher};
+use crate::eval::evaluate;
+use crate::game::key_after;
+use crate::out;
+use crate::tt::{Bound, PackedMove, score_from_tt, score_to_tt};
+use crate::uci::fmt;
+
+impl Searcher {
+    /// Searches every root move at `depth` within (alpha, beta). The first move gets the full
+    /// window, the rest a null window with a re-search when they beat alpha. A new best move
+    /// after the first prints an `info` line at once.
+    pub(super) fn search_root(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        self.pv.clear_row(0);
+        self.root_best = -INFINITY;
+        let root = self.root.clone();
+        let root_key = self.root_key;
+        self.keys.push(root_key);
+        let follow = self.prev_pv.first().copied();
+        // Search the previous iteration's best move first.
+        if let Some(first) = follow
+            && let Some(i) = self.root_moves.iter().position(|r| r.mv == first)
+        {
+            self.root_moves[..=i].rotate_right(1);
+        }
+        let mut best = -INFINITY;
+        for i in 0..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            if self.report && self.elapsed() >= CURRMOVE_AFTER {
+                out::send(&fmt::currmove(depth, m, i + 1));
+            }
+            let mut child = root.clone();
+            child.play_unchecked(m);
+            let child_key = key_after(&root, root_key, m, &child);
+            let follows = follow == Some(m);
+            let nodes_before = self.nodes;
+            let score = if i == 0 {
+                -self.negamax(
+                    &child,
+                    child_key,
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                    1,
+                    true,
+                    follows,
+                )
+            } else {
+                let s = -self.negamax(
+                    &child,
+                    child_key,
+                    depth - 1,
+                    -alpha - 1,
+                    -alpha,
+                    1,
+                    false,
+                    follows,
+                );
+                if s > alpha && !self.stopped {
+                    -self.negamax(
+                        &child,
+                        child_key,
+                        depth - 1,
+                        -beta,
+                        -alpha,
+                        1,
+                        true,
+                        follows,
+                    )
+                } else {
+                    s
+                }
+            };
+            self.root_moves[i].nodes = self.nodes - nodes_before;
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                self.pv.update(0, m);
+                self.root_best = score;
+                // The new best move leads the next iteration.
+                self.root_moves[..=i].rotate_right(1);
+                if score >= beta {
+                    break;
+                }
+                alpha = score;
+                if i > 0 {
+                    let line: Vec<Move> = self.pv.row(0).to_vec();
+                    self.send_info(depth, score, None, &line);
+                }
+            }
+        }
+        self.keys.pop();
+        // The rest by effort spent, most first: a stable sort keeps the best move in front.
+        if self.root_moves.len() > 2 {
+            self.root_moves[1..].sort_by_key(|r| std::cmp::Reverse(r.nodes));
+        }
+        best
+    }
+
+    /// Negamax alpha-beta with PVS. `pv_node` marks nodes searched with an open window;
+    /// `follow` says the path so far equals the previous PV's prefix.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn negamax(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+        follow: bool,
+    ) -> i32 {
+        self.pv.clear_row(ply);
+        let in_check = pos.is_check();
+        // Check extension.
+        let depth = if in_check { depth + 1 } else { depth };
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply, pv_node);
+        }
+        if self.abort_check() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        if let Some(score) = self.draw_score(pos, key, in_check, ply) {
+            return score;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        // Mate-distance pruning: no line from here beats a mate already found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let entry = self.tt.probe(key);
+        let tt_move = entry.map_or(PackedMove::NONE, |e| e.mv);
+        if let Some(e) = entry
+            && !pv_node
+            && e.depth >= depth
+        {
+            let s = score_from_tt(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if usable {
+                return s;
+            }
+        }
+
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
+        let follow_move = if follow {
+            self.prev_pv.get(ply).copied()
+        } else {
+            None
+        };
+        let mut scores = [0i32; MAX_MOVES];
+        self.heur
+            .score_moves(&moves, &mut scores, pos.turn(), ply, follow_move, tt_move);
+
+        let mut best_score = -INFINITY;
+        let mut best_move: Option<Move> = None;
+        let mut raised_alpha = false;
+        let mut quiets_tried = MoveList::new();
+        self.keys.push(key);
+        for i in 0..moves.len() {
+            let m = pick_next(&mut moves, &mut scores, i);
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let child_key = key_after(pos, key, m, &child);
+            let child_follow = follow_move == Some(m);
+            let score = if i == 0 {
+                -self.negamax(
+                    &child,
+                    child_key,
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    pv_node,
+                    child_follow,
+                )
+            } else {
+                let s = -self.negamax(
+                    &child,
+                    child_key,
+                    depth - 1,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    child_follow,
+                );
+                if pv_node && s > alpha && !self.stopped {
+                    -self.negamax(
+                        &child,
+                        child_key,
+                        depth - 1,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        true,
+                        child_follow,
+                    )
+                } else {
+                    s
+                }
+            };
+            if self.stopped {
+                self.keys.pop();
+                return 0;
+            }
+            let quiet = !m.is_capture() && m.promotion().is_none();
+            if score > best_score {
+                best_score = score;
+                best_move = Some(m);
+                if score > alpha {
+                    raised_alpha = true;
+                    if pv_node {
+                        self.pv.update(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            quiets_tried.push(m);
+                            self.heur
+                                .record_cutoff(pos.turn(), ply, depth, m, &quiets_tried);
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if quiet {
+                quiets_tried.push(m);
+            }
+        }
+        self.keys.pop();
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if raised_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_move = if raised_alpha { best_move } else { None };
+        self.tt.store(
+            key,
+            stored_move.map_or(PackedMove::NONE, PackedMove::pack),
+            score_to_tt(best_score, ply),
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// The score of a draw by rule at a non-root node (fifty moves, repetition, insufficient
+    /// material), or `None`.
+    fn draw_score(&self, pos: &Chess, key: u64, in_check: bool, _ply: usize) -> Option<i32> {
+        let halfmoves = pos.halfmoves() as usize;
+        if halfmoves >= 100 {
+            // Checkmate on the hundredth half-move still wins.
+            if in_check && pos.legal_moves().is_empty() {
+                return None;
+            }
+            return Some(DRAW);
+        }
+        // Earlier positions with the same side to move, back to the last irreversible move.
+        let n = self.keys.len();
+        let lookback = halfmoves.min(n);
+        let mut back = 2;
+        while back <= lookback {
+            if self.keys[n - back] == key {
+                return Some(DRAW);
+            }
+            back += 2;
+        }
+        if pos.board().occupied().count() <= 4 && pos.is_insufficient_material() {
+            return Some(DRAW);
+        }
+        None
+    }
+}

@@ -1,0 +1,412 @@
+//! Iterative deepening with aspiration windows, the search limits, and `info` reporting.
+//!
+//! A [`Searcher`] lives on the search thread and keeps its heuristics between searches. Each
+//! `go` becomes a [`Job`]; [`Searcher::run`] deepens until a limit is reached and returns the
+//! first two moves of the last principal variation it printed, so `bestmove` always agrees
+//! with what the GUI was shown.
+
+mod alphabeta;
+pub mod ordering;
+pub mod pv;
+mod qsearch;
+pub mod score;
+pub mod time;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Move, Position};
+
+use crate::eval::evaluate;
+use crate::game::Game;
+use crate::out;
+use crate::tt::{Bound, PackedMove, TranspositionTable};
+use crate::uci::fmt;
+use ordering::{Heuristics, MAX_MOVES, pick_next};
+use pv::{MAX_PLY, PvTable};
+use score::{DRAW, INFINITY, MATE, is_mate};
+use time::{Clock, TimeLimits};
+
+/// Half-width of the first aspiration window, in centipawns.
+const ASPIRATION_DELTA: i32 = 25;
+/// First depth searched with an aspiration window.
+const ASPIRATION_MIN_DEPTH: i32 = 5;
+/// `currmove` lines are sent only after this much thinking.
+const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
+/// Stop and time checks happen once per this many nodes.
+const CHECK_INTERVAL: u64 = 1024;
+
+/// Flags shared between the UCI front end and the search thread.
+#[derive(Default)]
+pub struct SearchControl {
+    /// Set by `stop` (and by any command that must interrupt the search).
+    pub stop: AtomicBool,
+    /// True during `go ponder` until `ponderhit`: no time limit, no early `bestmove`.
+    pub pondering: AtomicBool,
+    /// True during `go infinite`: no `bestmove` before `stop`.
+    pub infinite: AtomicBool,
+}
+
+impl SearchControl {
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    pub fn pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Whether a finished search must hold its `bestmove` back (infinite or ponder).
+    pub fn must_wait(&self) -> bool {
+        !self.stopped() && (self.pondering() || self.infinite.load(Ordering::Relaxed))
+    }
+}
+
+/// What a `go` asks for, already resolved against the position.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub mate: Option<u32>,
+    pub movetime: Option<u64>,
+    /// The clock of the side to move.
+    pub clock: Option<Clock>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// Restricts the root moves; empty means all.
+    pub searchmoves: Vec<Move>,
+}
+
+/// One search request.
+pub struct Job {
+    pub game: Game,
+    pub limits: Limits,
+    pub tt: Arc<TranspositionTable>,
+    pub move_overhead_ms: u64,
+    /// Print `info` lines (off for `bench`).
+    pub report: bool,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+}
+
+/// A root move with the effort it took in the last iteration (for ordering the next one).
+#[derive(Clone, Copy)]
+struct RootMove {
+    mv: Move,
+    nodes: u64,
+}
+
+/// The last `info … pv` line sent: `bestmove` and `ponder` come from it.
+#[derive(Default)]
+struct Reported {
+    depth: i32,
+    score: i32,
+    bound: Option<Bound>,
+    pv: Vec<Move>,
+}
+
+pub struct Searcher {
+    control: Arc<SearchControl>,
+    tt: Arc<TranspositionTable>,
+    pv: PvTable,
+    heur: Heuristics,
+    /// The previous iteration's principal variation, searched first (follow-PV).
+    prev_pv: Vec<Move>,
+    /// Keys of the game's positions and of the current search path, for repetitions.
+    keys: Vec<u64>,
+    root: Chess,
+    root_key: u64,
+    root_moves: Vec<RootMove>,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    node_limit: u64,
+    time: Option<TimeLimits>,
+    /// Start of the search (for `time` and `nps`).
+    started: Instant,
+    /// Start of the time-managed part (reset at `ponderhit`).
+    clock_started: Instant,
+    was_pondering: bool,
+    report: bool,
+    reported: Reported,
+    /// Score of the best root move completed in the current iteration.
+    root_best: i32,
+}
+
+impl Searcher {
+    pub fn new(control: Arc<SearchControl>, tt: Arc<TranspositionTable>) -> Searcher {
+        Searcher {
+            control,
+            tt,
+            pv: PvTable::new(),
+            heur: Heuristics::new(),
+            prev_pv: Vec::with_capacity(MAX_PLY),
+            keys: Vec::with_capacity(1024),
+            root: Chess::default(),
+            root_key: 0,
+            root_moves: Vec::with_capacity(256),
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            node_limit: u64::MAX,
+            time: None,
+            started: Instant::now(),
+            clock_started: Instant::now(),
+            was_pondering: false,
+            report: true,
+            reported: Reported::default(),
+            root_best: -INFINITY,
+        }
+    }
+
+    /// Forgets everything learnt from earlier searches (`ucinewgame`).
+    pub fn clear(&mut self) {
+        self.heur.clear();
+    }
+
+    /// Runs one search to completion (or until stopped) and returns its result.
+    pub fn run(&mut self, job: Job) -> Outcome {
+        self.prepare(&job);
+        let in_check = self.root.is_check();
+        if self.root_moves.is_empty() {
+            // Checkmate or stalemate at the root: report the final score, no move.
+            let score = if in_check { -MATE } else { DRAW };
+            self.send_info(0, score, None, &[]);
+            return Outcome {
+                score,
+                ..Outcome::default()
+            };
+        }
+
+        let max_depth = job.limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
+            (d as i32).clamp(1, MAX_PLY as i32 - 1)
+        });
+        let mut score = 0;
+        let mut completed = 0;
+        for depth in 1..=max_depth {
+            let s = self.aspiration(depth, score);
+            if self.stopped {
+                break;
+            }
+            score = s;
+            completed = depth;
+            let line: Vec<Move> = self.pv.row(0).to_vec();
+            if !self.is_reported(depth, score, &line) {
+                self.send_info(depth, score, None, &line);
+            }
+            self.prev_pv.clear();
+            self.prev_pv.extend_from_slice(&line);
+            if self.done_after_iteration(&job.limits, depth, score) {
+                break;
+            }
+        }
+        if self.reported.pv.is_empty() {
+            self.report_fallback(completed.max(1));
+        }
+        Outcome {
+            best: self.reported.pv.first().copied(),
+            ponder: self.reported.pv.get(1).copied(),
+            score: self.reported.score,
+            depth: completed,
+            nodes: self.nodes,
+        }
+    }
+
+    /// Resets per-search state and builds the root move list.
+    fn prepare(&mut self, job: &Job) {
+        self.tt = Arc::clone(&job.tt);
+        self.tt.new_search();
+        self.heur.clear_killers();
+        self.root = job.game.pos().clone();
+        self.root_key = job.game.key();
+        self.keys.clear();
+        self.keys.extend_from_slice(job.game.history());
+        self.prev_pv.clear();
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        self.report = job.report;
+        self.reported = Reported::default();
+        self.node_limit = job.limits.nodes.unwrap_or(u64::MAX);
+        self.started = Instant::now();
+        self.clock_started = self.started;
+        self.was_pondering = job.limits.ponder;
+        self.time = if job.limits.infinite {
+            None
+        } else if let Some(mt) = job.limits.movetime {
+            Some(time::for_movetime(mt))
+        } else {
+            job.limits
+                .clock
+                .map(|c| time::for_clock(c, job.move_overhead_ms))
+        };
+
+        // Root moves in the order of a depth-0 search: TT move, captures, history.
+        let mut moves = self.root.legal_moves();
+        if !job.limits.searchmoves.is_empty() {
+            moves.retain(|m| job.limits.searchmoves.contains(m));
+        }
+        let tt_move = self
+            .tt
+            .probe(self.root_key)
+            .map_or(PackedMove::NONE, |e| e.mv);
+        let mut scores = [0i32; MAX_MOVES];
+        let turn = self.root.turn();
+        self.heur
+            .score_moves(&moves, &mut scores, turn, 0, None, tt_move);
+        self.root_moves.clear();
+        for i in 0..moves.len() {
+            let mv = pick_next(&mut moves, &mut scores, i);
+            self.root_moves.push(RootMove { mv, nodes: 0 });
+        }
+    }
+
+    /// Searches one depth, widening the window around `prev` until the score falls inside.
+    fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !is_mate(prev) {
+            ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.search_root(depth, alpha, beta);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                // Fail low: no move reached alpha, so the line shown stays the last one.
+                let line = self.reported.pv.clone();
+                self.send_info(depth, score, Some(Bound::Upper), &line);
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                // Fail high: the move that failed high leads; search it first next time.
+                let line: Vec<Move> = self.pv.row(0).to_vec();
+                self.send_info(depth, score, Some(Bound::Lower), &line);
+                self.prev_pv.clear();
+                self.prev_pv.extend_from_slice(&line);
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta += delta / 2;
+        }
+    }
+
+    /// Whether the search should end after completing `depth` with `score`.
+    fn done_after_iteration(&mut self, limits: &Limits, depth: i32, score: i32) -> bool {
+        if let Some(n) = limits.mate
+            && let Some(moves) = score::mate_in_moves(score)
+            && moves > 0
+            && moves <= n as i32
+        {
+            return true;
+        }
+        // A mate score found well within the searched depth will not change.
+        if is_mate(score) && depth > MATE - score.abs() + 2 {
+            return true;
+        }
+        if self.root_moves.len() == 1 && self.time.is_some() && limits.clock.is_some() {
+            return true;
+        }
+        match self.time {
+            Some(t) if !self.control.pondering() => {
+                self.note_ponderhit();
+                self.clock_started.elapsed() >= t.soft
+            }
+            _ => false,
+        }
+    }
+
+    /// Restarts the time-managed clock once when a ponder search becomes a normal one.
+    fn note_ponderhit(&mut self) {
+        if self.was_pondering {
+            self.was_pondering = false;
+            self.clock_started = Instant::now();
+        }
+    }
+
+    /// Counts a node and reports whether the search must unwind now.
+    #[inline]
+    fn abort_check(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            if self.control.stopped() {
+                self.stopped = true;
+            } else if let Some(t) = self.time
+                && !self.control.pondering()
+            {
+                self.note_ponderhit();
+                if self.clock_started.elapsed() >= t.hard {
+                    self.stopped = true;
+                }
+            }
+        }
+        self.stopped
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    fn is_reported(&self, depth: i32, score: i32, line: &[Move]) -> bool {
+        let r = &self.reported;
+        r.depth == depth && r.score == score && r.bound.is_none() && r.pv == line
+    }
+
+    /// Sends an `info … pv` line (when reporting) and remembers it for `bestmove`.
+    fn send_info(&mut self, depth: i32, score: i32, bound: Option<Bound>, line: &[Move]) {
+        if !line.is_empty() || self.reported.pv.is_empty() {
+            self.reported.pv.clear();
+            self.reported.pv.extend_from_slice(line);
+        }
+        self.reported.depth = depth;
+        self.reported.score = score;
+        self.reported.bound = bound;
+        if self.report {
+            let elapsed = self.elapsed();
+            out::send(&fmt::info(&fmt::Info {
+                depth,
+                seldepth: self.seldepth.max(depth.max(0) as usize),
+                score,
+                bound,
+                nodes: self.nodes,
+                elapsed,
+                hashfull: self.tt.hashfull(),
+                pv: &self.reported.pv,
+            }));
+        }
+    }
+
+    /// When stopped before any line was shown: show the best root move known so far.
+    fn report_fallback(&mut self, depth: i32) {
+        let line: Vec<Move> = if self.pv.row(0).is_empty() {
+            vec![self.root_moves[0].mv]
+        } else {
+            self.pv.row(0).to_vec()
+        };
+        let score = if self.pv.row(0).is_empty() {
+            evaluate(&self.root)
+        } else {
+            self.root_best
+        };
+        self.send_info(depth, score, None, &line);
+    }
+}

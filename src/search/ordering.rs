@@ -1,0 +1,216 @@
+//! Move ordering: follow-PV move, TT move, MVV-LVA captures, killers and history for quiets.
+
+use shakmaty::{Color, Move, MoveList, Role};
+
+use crate::search::pv::MAX_PLY;
+use crate::tt::PackedMove;
+
+/// Most legal moves any position can have (shakmaty's move list capacity).
+pub const MAX_MOVES: usize = 270;
+
+const FOLLOW_PV: i32 = 4_000_000;
+const TT_MOVE: i32 = 3_000_000;
+const GOOD_TACTICAL: i32 = 2_000_000;
+const FIRST_KILLER: i32 = 1_000_002;
+const SECOND_KILLER: i32 = 1_000_001;
+/// History scores stay within ±HISTORY_MAX, below the killers.
+const HISTORY_MAX: i32 = 500_000;
+
+/// Ordering value of a captured or promoted-to piece, pawn through king.
+fn role_value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 1,
+        Role::Knight => 3,
+        Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 20,
+    }
+}
+
+/// MVV-LVA score for captures and promotions; `None` for quiet moves.
+#[inline]
+pub fn tactical_score(m: Move) -> Option<i32> {
+    let victim = m.capture().map(role_value);
+    let promo = m.promotion().map(role_value);
+    if victim.is_none() && promo.is_none() {
+        return None;
+    }
+    let gain = victim.unwrap_or(0) + promo.map_or(0, |p| p - 1);
+    Some(gain * 64 - role_value(m.role()))
+}
+
+/// Quiet-move statistics kept across searches until `ucinewgame`.
+pub struct Heuristics {
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    /// History indexed by side, from square, to square.
+    history: Box<[[[i32; 64]; 64]; 2]>,
+}
+
+impl Default for Heuristics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Heuristics {
+    pub fn new() -> Self {
+        Heuristics {
+            killers: [[None; 2]; MAX_PLY],
+            history: Box::new([[[0; 64]; 64]; 2]),
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY];
+        for side in self.history.iter_mut() {
+            for row in side.iter_mut() {
+                row.fill(0);
+            }
+        }
+    }
+
+    /// Forgets the killers (they are specific to one search tree).
+    pub fn clear_killers(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY];
+    }
+
+    #[inline]
+    fn history_slot(&mut self, side: Color, m: Move) -> &mut i32 {
+        let from = m.from().map_or(0, |s| s.to_usize());
+        &mut self.history[side as usize][from][m.to().to_usize()]
+    }
+
+    #[inline]
+    fn history(&self, side: Color, m: Move) -> i32 {
+        let from = m.from().map_or(0, |s| s.to_usize());
+        self.history[side as usize][from][m.to().to_usize()]
+    }
+
+    /// Rewards the quiet move that caused a beta cutoff and punishes the quiets tried before it.
+    pub fn record_cutoff(
+        &mut self,
+        side: Color,
+        ply: usize,
+        depth: i32,
+        best: Move,
+        tried: &[Move],
+    ) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(best) {
+            killers[1] = killers[0];
+            killers[0] = Some(best);
+        }
+        let bonus = (depth * depth).min(HISTORY_MAX / 4);
+        for &m in tried {
+            let slot = self.history_slot(side, m);
+            let delta = if m == best { bonus } else { -bonus };
+            // Gravity: entries saturate smoothly at ±HISTORY_MAX.
+            *slot += delta - *slot * delta.abs() / HISTORY_MAX;
+        }
+    }
+
+    /// Scores every move of a node for ordering.
+    pub fn score_moves(
+        &self,
+        moves: &MoveList,
+        scores: &mut [i32],
+        side: Color,
+        ply: usize,
+        follow: Option<Move>,
+        tt_move: PackedMove,
+    ) {
+        let killers = self.killers[ply];
+        for (m, score) in moves.iter().zip(scores.iter_mut()) {
+            let m = *m;
+            *score = if Some(m) == follow {
+                FOLLOW_PV
+            } else if tt_move.matches(m) {
+                TT_MOVE
+            } else if let Some(t) = tactical_score(m) {
+                GOOD_TACTICAL + t
+            } else if killers[0] == Some(m) {
+                FIRST_KILLER
+            } else if killers[1] == Some(m) {
+                SECOND_KILLER
+            } else {
+                self.history(side, m)
+            };
+        }
+    }
+}
+
+/// Swaps the best-scored move among `index..` into `index` and returns it (selection sort, so
+/// a cutoff after the first few moves saves sorting the rest).
+#[inline]
+pub fn pick_next(moves: &mut MoveList, scores: &mut [i32], index: usize) -> Move {
+    let mut best = index;
+    for i in index + 1..moves.len() {
+        if scores[i] > scores[best] {
+            best = i;
+        }
+    }
+    moves.swap(index, best);
+    scores.swap(index, best);
+    moves[index]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess, Position};
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    fn ordered(h: &Heuristics, p: &Chess, follow: Option<Move>, tt: PackedMove) -> Vec<Move> {
+        let mut moves = p.legal_moves();
+        let mut scores = [0; MAX_MOVES];
+        h.score_moves(&moves, &mut scores, p.turn(), 0, follow, tt);
+        (0..moves.len())
+            .map(|i| pick_next(&mut moves, &mut scores, i))
+            .collect()
+    }
+
+    #[test]
+    fn follow_pv_move_comes_first_then_tt_move_then_captures() {
+        let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let h = Heuristics::new();
+        let moves = p.legal_moves();
+        let quiet = *moves.iter().find(|m| !m.is_capture()).unwrap();
+        let other_quiet = *moves.iter().filter(|m| !m.is_capture()).nth(5).unwrap();
+        let order = ordered(&h, &p, Some(quiet), PackedMove::pack(other_quiet));
+        assert_eq!(order[0], quiet);
+        assert_eq!(order[1], other_quiet);
+        assert!(order[2].is_capture());
+        // Without a follow-PV move, the TT move leads.
+        let order = ordered(&h, &p, None, PackedMove::pack(other_quiet));
+        assert_eq!(order[0], other_quiet);
+    }
+
+    #[test]
+    fn captures_are_ordered_most_valuable_victim_first() {
+        // White can take a queen with a pawn or a pawn with the queen.
+        let p = pos("4k3/8/8/3q4/4P3/8/1p6/1Q2K3 w - - 0 1");
+        let order = ordered(&Heuristics::new(), &p, None, PackedMove::NONE);
+        assert_eq!(order[0].to_string(), "e4xd5");
+        assert_eq!(order[1].capture(), Some(Role::Pawn));
+    }
+
+    #[test]
+    fn killers_and_history_lift_quiet_moves() {
+        let p = Chess::default();
+        let mut h = Heuristics::new();
+        let moves = p.legal_moves();
+        let killer = moves[7];
+        h.record_cutoff(p.turn(), 0, 5, killer, &[moves[2], killer]);
+        let order = ordered(&h, &p, None, PackedMove::NONE);
+        assert_eq!(order[0], killer);
+        assert_eq!(*order.last().unwrap(), moves[2]);
+    }
+}

@@ -1,0 +1,134 @@
+//! Time management: turns the clock parameters of `go` into a soft and a hard time limit.
+//!
+//! The soft limit says when not to start another iteration; the hard limit aborts the search.
+
+use std::time::Duration;
+
+/// Clock state for the side to move, as sent with `go`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub time_ms: u64,
+    pub inc_ms: u64,
+    pub movestogo: Option<u64>,
+}
+
+/// How long the search may run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeLimits {
+    pub soft: Duration,
+    pub hard: Duration,
+}
+
+/// Moves we assume remain when the GUI does not say (sudden death or increment).
+const DEFAULT_MOVES_TO_GO: u64 = 25;
+/// `go movetime` is cut this much short so the reply arrives within the allotted time.
+const MOVETIME_MARGIN_MS: u64 = 1;
+
+/// Limits for a fixed `go movetime`: both equal to the requested time less a small margin.
+pub fn for_movetime(movetime_ms: u64) -> TimeLimits {
+    let t = Duration::from_millis(movetime_ms.saturating_sub(MOVETIME_MARGIN_MS).max(1));
+    TimeLimits { soft: t, hard: t }
+}
+
+/// Limits for a game clock. `overhead_ms` (the Move Overhead option) is kept in reserve for
+/// the GUI and the operating system, once per move still to play before the next time control.
+pub fn for_clock(clock: Clock, overhead_ms: u64) -> TimeLimits {
+    let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50);
+    let left = clock.time_ms.saturating_sub(overhead_ms);
+    // Never plan on more than the time left minus a reserve for the remaining moves.
+    let reserve = overhead_ms.min(left / 2) * (mtg - 1).min(10);
+    let usable = left.saturating_sub(reserve);
+    let share = usable / mtg + clock.inc_ms * 3 / 4;
+    let soft = share.min(usable / 2);
+    let hard = (soft * 4).min(usable * 3 / 4).max(soft);
+    TimeLimits {
+        soft: Duration::from_millis(soft),
+        hard: Duration::from_millis(hard),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(d: Duration) -> u64 {
+        d.as_millis() as u64
+    }
+
+    #[test]
+    fn sudden_death_spends_a_fraction_of_the_clock() {
+        let t = for_clock(
+            Clock {
+                time_ms: 60_000,
+                inc_ms: 0,
+                movestogo: None,
+            },
+            30,
+        );
+        assert!(ms(t.soft) > 1_000 && ms(t.soft) < 5_000, "{t:?}");
+        assert!(t.hard >= t.soft && ms(t.hard) < 30_000);
+    }
+
+    #[test]
+    fn last_move_before_the_control_never_uses_the_whole_clock() {
+        let t = for_clock(
+            Clock {
+                time_ms: 1_000,
+                inc_ms: 0,
+                movestogo: Some(1),
+            },
+            30,
+        );
+        assert!(ms(t.hard) < 970, "{t:?}");
+        let t = for_clock(
+            Clock {
+                time_ms: 10,
+                inc_ms: 0,
+                movestogo: Some(1),
+            },
+            30,
+        );
+        assert_eq!(ms(t.hard), 0);
+    }
+
+    #[test]
+    fn tiny_increment_games_stay_within_the_clock() {
+        let mut time = 1_000u64;
+        for _ in 0..200 {
+            let t = for_clock(
+                Clock {
+                    time_ms: time,
+                    inc_ms: 10,
+                    movestogo: None,
+                },
+                30,
+            );
+            assert!(ms(t.hard) + 30 <= time.max(30), "{time} {t:?}");
+            time = time - ms(t.hard) + 10;
+        }
+        assert!(time > 30, "{time}");
+    }
+
+    #[test]
+    fn forty_moves_in_one_second_reaches_the_control() {
+        let mut time = 1_000u64;
+        for played in 0..40u64 {
+            let t = for_clock(
+                Clock {
+                    time_ms: time,
+                    inc_ms: 0,
+                    movestogo: Some(40 - played),
+                },
+                30,
+            );
+            time -= ms(t.hard);
+        }
+        assert!(time >= 30, "{time}");
+    }
+
+    #[test]
+    fn movetime_is_used_almost_fully() {
+        assert_eq!(ms(for_movetime(1000).hard), 999);
+        assert_eq!(ms(for_movetime(0).hard), 1);
+    }
+}

@@ -1,0 +1,249 @@
+//! Transposition table: a shared, lock-free array of two-word slots replaced by depth and age.
+//!
+//! Each slot stores `key ^ data` and `data`; a reader that sees a torn write gets a key
+//! mismatch and treats the slot as empty, so the table can later be shared between threads.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+use shakmaty::Move;
+
+use crate::search::score::{MATE, MATE_BOUND};
+
+/// Size of one slot in bytes.
+const SLOT_BYTES: usize = 16;
+
+/// What a stored score says about the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score is at most the stored one (fail low).
+    Upper = 1,
+    /// The true score is at least the stored one (fail high).
+    Lower = 2,
+    /// The stored score is exact.
+    Exact = 3,
+}
+
+/// A move packed into 16 bits: from (6) | to (6) | promotion role (3); 0 means none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct PackedMove(pub u16);
+
+impl PackedMove {
+    pub const NONE: PackedMove = PackedMove(0);
+
+    pub fn pack(m: Move) -> PackedMove {
+        let from = m.from().map_or(0, u16::from);
+        let to = u16::from(m.to());
+        let promo = m.promotion().map_or(0, |r| r as u16);
+        PackedMove(from | (to << 6) | (promo << 12))
+    }
+
+    /// Whether `m` is the move this value was packed from.
+    #[inline]
+    pub fn matches(self, m: Move) -> bool {
+        self.0 != 0 && PackedMove::pack(m) == self
+    }
+}
+
+/// One probe result.
+#[derive(Clone, Copy, Debug)]
+pub struct TtEntry {
+    pub mv: PackedMove,
+    /// Score as stored (mate scores relative to the stored node; see [`score_from_tt`]).
+    pub score: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+pub struct TranspositionTable {
+    slots: Box<[Slot]>,
+    age: AtomicU8,
+}
+
+fn encode(mv: PackedMove, score: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    u64::from(mv.0)
+        | (u64::from(score as i16 as u16) << 16)
+        | (u64::from(depth.clamp(0, 255) as u8) << 32)
+        | (u64::from(bound as u8) << 40)
+        | (u64::from(age) << 48)
+}
+
+fn decode(data: u64) -> (TtEntry, u8) {
+    let bound = match (data >> 40) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        _ => Bound::Exact,
+    };
+    let entry = TtEntry {
+        mv: PackedMove(data as u16),
+        score: i32::from((data >> 16) as u16 as i16),
+        depth: i32::from((data >> 32) as u8),
+        bound,
+    };
+    (entry, (data >> 48) as u8)
+}
+
+impl TranspositionTable {
+    /// A table of `mb` mebibytes (at least one slot). Fails instead of aborting when memory is
+    /// short.
+    pub fn new(mb: usize) -> Result<TranspositionTable, String> {
+        let count = (mb.saturating_mul(1024 * 1024) / SLOT_BYTES).max(1);
+        let mut slots = Vec::new();
+        slots
+            .try_reserve_exact(count)
+            .map_err(|_| format!("cannot allocate a {mb} MB hash table"))?;
+        slots.resize_with(count, || Slot {
+            check: AtomicU64::new(0),
+            data: AtomicU64::new(0),
+        });
+        Ok(TranspositionTable {
+            slots: slots.into_boxed_slice(),
+            age: AtomicU8::new(0),
+        })
+    }
+
+    pub fn clear(&self) {
+        for slot in self.slots.iter() {
+            slot.check.store(0, Ordering::Relaxed);
+            slot.data.store(0, Ordering::Relaxed);
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks the start of a new search; entries from older searches become preferred victims.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> &Slot {
+        let index = ((u128::from(key) * self.slots.len() as u128) >> 64) as usize;
+        &self.slots[index]
+    }
+
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        let slot = self.slot(key);
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        if data == 0 || check ^ data != key {
+            return None;
+        }
+        Some(decode(data).0)
+    }
+
+    /// Stores a result. A slot holding another position is replaced when it is from an older
+    /// search or not deeper; the same position is replaced unless the new result is much
+    /// shallower and not exact. A result without a move keeps the stored move.
+    #[inline]
+    pub fn store(&self, key: u64, mv: PackedMove, score: i32, depth: i32, bound: Bound) {
+        let slot = self.slot(key);
+        let age = self.age.load(Ordering::Relaxed);
+        let old = slot.data.load(Ordering::Relaxed);
+        let same = old != 0 && slot.check.load(Ordering::Relaxed) ^ old == key;
+        let mut mv = mv;
+        if old != 0 {
+            let (entry, old_age) = decode(old);
+            if same {
+                if bound != Bound::Exact && depth + 3 < entry.depth && old_age == age {
+                    return;
+                }
+                if mv == PackedMove::NONE {
+                    mv = entry.mv;
+                }
+            } else if old_age == age && depth < entry.depth {
+                return;
+            }
+        }
+        let data = encode(mv, score, depth, bound, age);
+        slot.check.store(key ^ data, Ordering::Relaxed);
+        slot.data.store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of the first thousand slots used by the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed);
+        let sample = self.slots.len().min(1000);
+        let used = self.slots[..sample]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                d != 0 && decode(d).1 == age
+            })
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+/// Converts a score found at `ply` into one relative to the stored node (mates count from it).
+#[inline]
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// Inverse of [`score_to_tt`] for a node at `ply`.
+#[inline]
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        (score - ply as i32).min(MATE)
+    } else if score <= -MATE_BOUND {
+        (score + ply as i32).max(-MATE)
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Chess, Position};
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let pos = Chess::default();
+        let m = pos.legal_moves()[3];
+        tt.store(12345, PackedMove::pack(m), -321, 7, Bound::Lower);
+        let e = tt.probe(12345).unwrap();
+        assert!(e.mv.matches(m));
+        assert_eq!((e.score, e.depth, e.bound), (-321, 7, Bound::Lower));
+        assert!(tt.probe(54321).is_none());
+    }
+
+    #[test]
+    fn mate_scores_are_stored_relative_to_the_node() {
+        let mate_in_3_from_root = MATE - 5;
+        let stored = score_to_tt(mate_in_3_from_root, 2);
+        assert_eq!(stored, MATE - 3);
+        assert_eq!(score_from_tt(stored, 4), MATE - 7);
+        assert_eq!(score_from_tt(score_to_tt(-MATE + 6, 3), 3), -MATE + 6);
+        assert_eq!(score_from_tt(score_to_tt(42, 3), 9), 42);
+    }
+
+    #[test]
+    fn packed_moves_distinguish_promotions() {
+        let pos: Chess = "8/P7/8/8/8/8/8/k6K w - - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let moves = pos.legal_moves();
+        let promos: Vec<_> = moves.iter().filter(|m| m.promotion().is_some()).collect();
+        assert_eq!(promos.len(), 4);
+        for a in &promos {
+            for b in &promos {
+                assert_eq!(PackedMove::pack(**a) == PackedMove::pack(**b), a == b);
+            }
+        }
+    }
+}

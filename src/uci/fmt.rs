@@ -1,0 +1,142 @@
+//! Every line Pivot sends to the GUI is formatted here.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use shakmaty::{CastlingMode, Move};
+
+use crate::search::score::mate_in_moves;
+use crate::tt::Bound;
+
+/// A move in UCI long algebraic notation (`e2e4`, `e7e8q`, castling as `e1g1`).
+pub fn uci_move(m: Move) -> String {
+    m.to_uci(CastlingMode::Standard).to_string()
+}
+
+/// `cp <x>` or `mate <n>` (moves; negative when the side to move is mated).
+pub fn score(score: i32) -> String {
+    match mate_in_moves(score) {
+        Some(n) => format!("mate {n}"),
+        None => format!("cp {score}"),
+    }
+}
+
+/// The fields of one `info … pv` line.
+pub struct Info<'a> {
+    pub depth: i32,
+    pub seldepth: usize,
+    pub score: i32,
+    pub bound: Option<Bound>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub hashfull: u32,
+    pub pv: &'a [Move],
+}
+
+pub fn info(i: &Info) -> String {
+    let ms = i.elapsed.as_millis() as u64;
+    let nps = i.nodes.saturating_mul(1000) / ms.max(1);
+    let mut line = format!(
+        "info depth {} seldepth {} multipv 1 score {}",
+        i.depth,
+        i.seldepth,
+        score(i.score)
+    );
+    match i.bound {
+        Some(Bound::Lower) => line.push_str(" lowerbound"),
+        Some(Bound::Upper) => line.push_str(" upperbound"),
+        _ => {}
+    }
+    let _ = write!(
+        line,
+        " nodes {} nps {} hashfull {} time {}",
+        i.nodes, nps, i.hashfull, ms
+    );
+    if !i.pv.is_empty() {
+        line.push_str(" pv");
+        for m in i.pv {
+            line.push(' ');
+            line.push_str(&uci_move(*m));
+        }
+    }
+    line
+}
+
+/// `info depth <d> currmove <m> currmovenumber <n>`.
+pub fn currmove(depth: i32, m: Move, number: usize) -> String {
+    format!(
+        "info depth {depth} currmove {} currmovenumber {number}",
+        uci_move(m)
+    )
+}
+
+/// `bestmove <m> [ponder <m>]`, or `bestmove 0000` when there is no legal move.
+pub fn bestmove(best: Option<Move>, ponder: Option<Move>) -> String {
+    match (best, ponder) {
+        (Some(b), Some(p)) => format!("bestmove {} ponder {}", uci_move(b), uci_move(p)),
+        (Some(b), None) => format!("bestmove {}", uci_move(b)),
+        (None, _) => "bestmove 0000".to_string(),
+    }
+}
+
+/// `info string <text>`, with any line breaks in `text` turned into spaces.
+pub fn info_string(text: &str) -> String {
+    let flat: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    format!("info string {flat}")
+}
+
+/// `info string error: <text>`.
+pub fn error(text: &str) -> String {
+    info_string(&format!("error: {text}"))
+}
+
+/// `info string warning: <text>`.
+pub fn warning(text: &str) -> String {
+    info_string(&format!("warning: {text}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::MATE;
+    use shakmaty::{Chess, Position};
+
+    #[test]
+    fn scores_print_as_centipawns_or_mate_in_moves() {
+        assert_eq!(score(37), "cp 37");
+        assert_eq!(score(-MATE + 4), "mate -2");
+        assert_eq!(score(MATE - 1), "mate 1");
+    }
+
+    #[test]
+    fn info_line_has_every_field_in_order() {
+        let pos = Chess::default();
+        let moves = pos.legal_moves();
+        let line = info(&Info {
+            depth: 3,
+            seldepth: 5,
+            score: 20,
+            bound: Some(Bound::Lower),
+            nodes: 2000,
+            elapsed: Duration::from_millis(4),
+            hashfull: 1,
+            pv: &moves[..1],
+        });
+        assert_eq!(
+            line,
+            format!(
+                "info depth 3 seldepth 5 multipv 1 score cp 20 lowerbound nodes 2000 nps 500000 hashfull 1 time 4 pv {}",
+                uci_move(moves[0])
+            )
+        );
+    }
+
+    #[test]
+    fn info_strings_stay_on_one_line() {
+        assert_eq!(info_string("a\nb\r"), "info string a b ");
+        assert_eq!(bestmove(None, None), "bestmove 0000");
+    }
+}

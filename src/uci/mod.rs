@@ -1,0 +1,6 @@
+//! The UCI protocol: parsing input lines into commands and formatting output lines.
+
+pub mod command;
+pub mod fmt;
+
+pub use command::{Command, GoParams, parse};
