@@ -1,0 +1,67 @@
+//! The command line: help, bench and perft subcommands.
+
+use std::process::Command;
+
+fn pivot(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pivot"))
+        .args(args)
+        .output()
+        .expect("run pivot");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn help_describes_the_subcommands() {
+    let (code, out, _) = pivot(&["--help"]);
+    assert_eq!(code, 0);
+    for word in ["bench", "perft", "--log-file", "UCI"] {
+        assert!(out.contains(word), "{word} missing from:\n{out}");
+    }
+}
+
+#[test]
+fn bench_ends_with_nodes_and_nps_and_is_deterministic() {
+    let last_line = || {
+        let (code, out, _) = pivot(&["bench", "--depth", "3"]);
+        assert_eq!(code, 0);
+        out.lines().last().unwrap().to_string()
+    };
+    let first = last_line();
+    let words: Vec<&str> = first.split_whitespace().collect();
+    assert_eq!(words.len(), 4, "{first}");
+    assert_eq!((words[1], words[3]), ("nodes", "nps"));
+    let nodes: u64 = words[0].parse().unwrap();
+    assert!(nodes > 0);
+    let second = last_line();
+    assert_eq!(second.split_whitespace().next(), Some(words[0]));
+}
+
+#[test]
+fn perft_divides_and_totals() {
+    let (code, out, _) = pivot(&["perft", "3"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("e2e4: 600"), "{out}");
+    assert!(out.contains("Nodes: 8902"), "{out}");
+    let (code, out, _) = pivot(&[
+        "perft",
+        "2",
+        "--fen",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("e1g1: 43") && out.contains("Nodes: 2039"),
+        "{out}"
+    );
+}
+
+#[test]
+fn perft_rejects_a_bad_fen_with_a_message() {
+    let (code, _, err) = pivot(&["perft", "2", "--fen", "not a fen"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("invalid FEN"), "{err}");
+}

@@ -1,0 +1,186 @@
+//! Drives the real `pivot` binary through pipes, as a GUI would.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::Duration;
+
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position};
+
+/// How long to wait for an expected line before declaring the engine hung. A safety net
+/// against hangs, not a speed assertion.
+const HANG: Duration = Duration::from_secs(60);
+
+pub struct Pivot {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Every line received so far.
+    pub seen: Vec<String>,
+}
+
+impl Pivot {
+    pub fn start() -> Pivot {
+        Self::start_with(&[])
+    }
+
+    pub fn start_with(args: &[&str]) -> Pivot {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pivot"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start pivot");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Pivot {
+            child,
+            stdin,
+            lines: rx,
+            seen: Vec::new(),
+        }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Next line, or None when stdout closed. Panics if nothing arrives in time.
+    pub fn next_line(&mut self) -> Option<String> {
+        match self.lines.recv_timeout(HANG) {
+            Ok(line) => {
+                self.seen.push(line.clone());
+                Some(line)
+            }
+            Err(RecvTimeoutError::Disconnected) => None,
+            Err(RecvTimeoutError::Timeout) => panic!("pivot hung; lines so far: {:#?}", self.seen),
+        }
+    }
+
+    /// Lines up to and including the first one starting with `prefix`.
+    pub fn read_until(&mut self, prefix: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        loop {
+            let line = self
+                .next_line()
+                .unwrap_or_else(|| panic!("stdout closed before '{prefix}'; got {out:#?}"));
+            let done = line.starts_with(prefix);
+            out.push(line);
+            if done {
+                return out;
+            }
+        }
+    }
+
+    /// Sends `isready` and returns every line before `readyok`.
+    pub fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.read_until("readyok");
+        lines.pop();
+        lines
+    }
+
+    /// Lines that arrive within `wait` (used to check that nothing unwanted arrives).
+    pub fn drain_for(&mut self, wait: Duration) -> Vec<String> {
+        let mut out = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(wait) {
+            self.seen.push(line.clone());
+            out.push(line);
+        }
+        out
+    }
+
+    /// Closes stdin and waits for the process to exit; returns its exit status code.
+    pub fn close(mut self) -> Option<i32> {
+        self.stdin = None;
+        let status = self.child.wait().unwrap();
+        status.code()
+    }
+
+    pub fn wait_exit(&mut self) -> Option<i32> {
+        self.child.wait().unwrap().code()
+    }
+}
+
+impl Drop for Pivot {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn position(fen: &str) -> Chess {
+    fen.parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap()
+}
+
+/// The moves after ` pv ` in an info line.
+pub fn pv_of(line: &str) -> Vec<String> {
+    match line.split_once(" pv ") {
+        Some((_, moves)) => moves.split_whitespace().map(String::from).collect(),
+        None => Vec::new(),
+    }
+}
+
+/// The value after `key` in a space-separated line.
+pub fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let mut tokens = line.split_whitespace();
+    while let Some(t) = tokens.next() {
+        if t == key {
+            return tokens.next();
+        }
+    }
+    None
+}
+
+/// Whether every move of `pv` is legal in turn from `start`.
+pub fn pv_is_legal(start: &Chess, pv: &[String]) -> Result<(), String> {
+    let mut pos = start.clone();
+    for (i, text) in pv.iter().enumerate() {
+        let m = text
+            .parse::<UciMove>()
+            .map_err(|_| format!("move {i} '{text}' unparsable"))?
+            .to_move(&pos)
+            .map_err(|_| format!("move {i} '{text}' illegal"))?;
+        pos.play_unchecked(m);
+    }
+    Ok(())
+}
+
+/// The `bestmove` line's move and optional ponder move.
+pub fn bestmove_of(line: &str) -> (String, Option<String>) {
+    let best = field(line, "bestmove").expect("bestmove line").to_string();
+    (best, field(line, "ponder").map(String::from))
+}
+
+/// The last `info` line that carries a pv.
+pub fn last_pv_line(lines: &[String]) -> Option<&String> {
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info") && l.contains(" pv "))
+}
