@@ -9,7 +9,7 @@ use crate::search::{Job, Limits, SearchControl, Searcher};
 use crate::tt::TranspositionTable;
 
 /// Depth used when none is given.
-pub const DEFAULT_DEPTH: u32 = 6;
+pub const DEFAULT_DEPTH: u32 = 9;
 /// Hash size used by bench, whatever the Hash option says (so the signature is stable).
 const BENCH_HASH_MB: usize = 16;
 

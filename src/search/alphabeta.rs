@@ -1,13 +1,17 @@
 //! Principal variation search: the root move loop and the recursive negamax.
 
-use shakmaty::{Chess, Move, MoveList, Position};
+use shakmaty::{Chess, Move, MoveList, Position, Role};
 
-use super::ordering::{MAX_MOVES, pick_next};
+use super::ordering::{MAX_MOVES, is_plain_quiet, pick_next};
+use super::params::{
+    LMR_MIN_DEPTH, LMR_MIN_INDEX, LMR_MIN_INDEX_PV, NULL_MOVE_BASE_REDUCTION,
+    NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MIN_DEPTH,
+};
 use super::pv::MAX_PLY;
-use super::score::{DRAW, INFINITY, MATE};
+use super::score::{DRAW, INFINITY, MATE, MATE_BOUND};
 use super::{CURRMOVE_AFTER, Searcher};
 use crate::eval::evaluate;
-use crate::game::key_after;
+use crate::game::{key_after, key_of};
 use crate::out;
 use crate::tt::{Bound, PackedMove, score_from_tt, score_to_tt};
 use crate::uci::fmt;
@@ -163,6 +167,42 @@ impl Searcher {
             }
         }
 
+        // Null-move pruning: if passing still fails high, a real move will too (zugzwang aside,
+        // hence only with pieces besides pawns).
+        if !pv_node
+            && !in_check
+            && depth >= NULL_MOVE_MIN_DEPTH
+            && !self.null_move[ply - 1]
+            && beta.abs() < MATE_BOUND
+            && has_pieces(pos)
+            && evaluate(pos) >= beta
+        {
+            if let Ok(passed) = pos.clone().swap_turn() {
+                let r = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
+                let passed_key = key_of(&passed);
+                self.keys.push(key);
+                self.null_move[ply] = true;
+                let score = -self.negamax(
+                    &passed,
+                    passed_key,
+                    depth - 1 - r,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                    false,
+                );
+                self.null_move[ply] = false;
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
         let mut moves = pos.legal_moves();
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { DRAW };
@@ -187,6 +227,23 @@ impl Searcher {
             child.play_unchecked(m);
             let child_key = key_after(pos, key, m, &child);
             let child_follow = follow_move == Some(m);
+            // Late-move reduction for quiet moves ordered late.
+            let min_index = if pv_node {
+                LMR_MIN_INDEX_PV
+            } else {
+                LMR_MIN_INDEX
+            };
+            let reduction = if depth >= LMR_MIN_DEPTH
+                && i >= min_index
+                && !in_check
+                && is_plain_quiet(scores[i])
+                && !child.is_check()
+            {
+                let r = self.lmr[(depth as usize).min(63)][i.min(63)] - i32::from(pv_node);
+                r.clamp(0, depth - 2)
+            } else {
+                0
+            };
             let score = if i == 0 {
                 -self.negamax(
                     &child,
@@ -199,16 +256,22 @@ impl Searcher {
                     child_follow,
                 )
             } else {
-                let s = -self.negamax(
-                    &child,
-                    child_key,
-                    depth - 1,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    false,
-                    child_follow,
-                );
+                let zero_window = |s: &mut Searcher, d: i32| {
+                    -s.negamax(
+                        &child,
+                        child_key,
+                        d,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        false,
+                        child_follow,
+                    )
+                };
+                let mut s = zero_window(self, depth - 1 - reduction);
+                if reduction > 0 && s > alpha && !self.stopped {
+                    s = zero_window(self, depth - 1);
+                }
                 if pv_node && s > alpha && !self.stopped {
                     -self.negamax(
                         &child,
@@ -298,4 +361,9 @@ impl Searcher {
         }
         None
     }
+}
+
+/// Whether the side to move has a piece other than pawns and king.
+fn has_pieces(pos: &Chess) -> bool {
+    (pos.us() & !pos.our(Role::Pawn) & !pos.our(Role::King)).any()
 }

@@ -7,6 +7,7 @@
 
 mod alphabeta;
 pub mod ordering;
+pub mod params;
 pub mod pv;
 mod qsearch;
 pub mod score;
@@ -24,14 +25,11 @@ use crate::out;
 use crate::tt::{Bound, PackedMove, TranspositionTable};
 use crate::uci::fmt;
 use ordering::{Heuristics, MAX_MOVES, pick_next};
+use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, LMR_BASE, LMR_DIVISOR};
 use pv::{MAX_PLY, PvTable};
 use score::{DRAW, INFINITY, MATE, is_mate};
 use time::{Clock, TimeLimits};
 
-/// Half-width of the first aspiration window, in centipawns.
-const ASPIRATION_DELTA: i32 = 25;
-/// First depth searched with an aspiration window.
-const ASPIRATION_MIN_DEPTH: i32 = 5;
 /// `currmove` lines are sent only after this much thinking.
 const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
 /// Stop and time checks happen once per this many nodes.
@@ -140,6 +138,21 @@ pub struct Searcher {
     reported: Reported,
     /// Score of the best root move completed in the current iteration.
     root_best: i32,
+    /// Whether the move leading to the node at `ply + 1` was a null move.
+    null_move: [bool; MAX_PLY],
+    /// Late-move reductions by remaining depth and move index.
+    lmr: Box<[[i32; 64]; 64]>,
+}
+
+/// Reductions for late quiet moves: `LMR_BASE + ln(depth) ln(index) / LMR_DIVISOR`, floored.
+fn lmr_table() -> [[i32; 64]; 64] {
+    let mut table = [[0; 64]; 64];
+    for (depth, row) in table.iter_mut().enumerate().skip(1) {
+        for (index, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (LMR_BASE + (depth as f64).ln() * (index as f64).ln() / LMR_DIVISOR) as i32;
+        }
+    }
+    table
 }
 
 impl Searcher {
@@ -165,6 +178,8 @@ impl Searcher {
             report: true,
             reported: Reported::default(),
             root_best: -INFINITY,
+            null_move: [false; MAX_PLY],
+            lmr: Box::new(lmr_table()),
         }
     }
 

@@ -140,6 +140,13 @@ impl Heuristics {
     }
 }
 
+/// Whether an ordering score belongs to a plain quiet move (no PV, TT, tactical or killer
+/// move), the kind late-move reductions apply to.
+#[inline]
+pub fn is_plain_quiet(score: i32) -> bool {
+    score < SECOND_KILLER
+}
+
 /// Swaps the best-scored move among `index..` into `index` and returns it (selection sort, so
 /// a cutoff after the first few moves saves sorting the rest).
 #[inline]

@@ -1,0 +1,19 @@
+//! Search tunables, in one place.
+
+/// Half-width of the first aspiration window, in centipawns.
+pub const ASPIRATION_DELTA: i32 = 25;
+/// First depth searched with an aspiration window.
+pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+
+/// Null-move pruning: minimum remaining depth, and reduction `BASE + depth / DIVISOR`.
+pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
+pub const NULL_MOVE_BASE_REDUCTION: i32 = 2;
+pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
+
+/// Late-move reductions: minimum remaining depth, first move index reduced at non-PV and PV
+/// nodes, and the table `LMR_BASE + ln(depth) ln(index) / LMR_DIVISOR`.
+pub const LMR_MIN_DEPTH: i32 = 3;
+pub const LMR_MIN_INDEX: usize = 3;
+pub const LMR_MIN_INDEX_PV: usize = 5;
+pub const LMR_BASE: f64 = 0.75;
+pub const LMR_DIVISOR: f64 = 2.25;
