@@ -116,6 +116,12 @@ impl Game {
     }
 }
 
+/// The position of a FEN known to be valid (for unit tests).
+#[cfg(test)]
+pub(crate) fn test_position(fen: &str) -> Chess {
+    Game::from_fen(fen).expect("valid test FEN").0.pos().clone()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -232,11 +232,7 @@ mod tests {
 
     #[test]
     fn packed_moves_distinguish_promotions() {
-        let pos: Chess = "8/P7/8/8/8/8/8/k6K w - - 0 1"
-            .parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
+        let pos = crate::game::test_position("8/P7/8/8/8/8/8/k6K w - - 0 1");
         let moves = pos.legal_moves();
         let promos: Vec<_> = moves.iter().filter(|m| m.promotion().is_some()).collect();
         assert_eq!(promos.len(), 4);

@@ -48,15 +48,9 @@ pub fn evaluate(pos: &Chess) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, EnPassantMode, FromSetup};
 
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::game::test_position as pos;
 
     /// The same position with colours swapped and the board mirrored top to bottom.
     fn flipped(p: &Chess) -> Chess {

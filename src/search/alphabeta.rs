@@ -44,39 +44,16 @@ impl Searcher {
             let child_key = key_after(&root, root_key, m, &child);
             let follows = follow == Some(m);
             let nodes_before = self.nodes;
+            // Searches the child with the parent's window (lo, hi).
+            let search = |s: &mut Searcher, lo: i32, hi: i32, pv: bool| {
+                -s.negamax(&child, child_key, depth - 1, -hi, -lo, 1, pv, follows)
+            };
             let score = if i == 0 {
-                -self.negamax(
-                    &child,
-                    child_key,
-                    depth - 1,
-                    -beta,
-                    -alpha,
-                    1,
-                    true,
-                    follows,
-                )
+                search(self, alpha, beta, true)
             } else {
-                let s = -self.negamax(
-                    &child,
-                    child_key,
-                    depth - 1,
-                    -alpha - 1,
-                    -alpha,
-                    1,
-                    false,
-                    follows,
-                );
+                let s = search(self, alpha, alpha + 1, false);
                 if s > alpha && !self.stopped {
-                    -self.negamax(
-                        &child,
-                        child_key,
-                        depth - 1,
-                        -beta,
-                        -alpha,
-                        1,
-                        true,
-                        follows,
-                    )
+                    search(self, alpha, beta, true)
                 } else {
                     s
                 }
@@ -176,30 +153,29 @@ impl Searcher {
             && beta.abs() < MATE_BOUND
             && has_pieces(pos)
             && evaluate(pos) >= beta
+            && let Ok(passed) = pos.clone().swap_turn()
         {
-            if let Ok(passed) = pos.clone().swap_turn() {
-                let r = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
-                let passed_key = key_of(&passed);
-                self.keys.push(key);
-                self.null_move[ply] = true;
-                let score = -self.negamax(
-                    &passed,
-                    passed_key,
-                    depth - 1 - r,
-                    -beta,
-                    -beta + 1,
-                    ply + 1,
-                    false,
-                    false,
-                );
-                self.null_move[ply] = false;
-                self.keys.pop();
-                if self.stopped {
-                    return 0;
-                }
-                if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
-                }
+            let r = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
+            let passed_key = key_of(&passed);
+            self.keys.push(key);
+            self.null_move[ply] = true;
+            let score = -self.negamax(
+                &passed,
+                passed_key,
+                depth - 1 - r,
+                -beta,
+                -beta + 1,
+                ply + 1,
+                false,
+                false,
+            );
+            self.null_move[ply] = false;
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score >= beta {
+                return if score >= MATE_BOUND { beta } else { score };
             }
         }
 

@@ -165,15 +165,9 @@ pub fn pick_next(moves: &mut MoveList, scores: &mut [i32], index: usize) -> Move
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess, Position};
+    use shakmaty::{Chess, Position};
 
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
-    }
+    use crate::game::test_position as pos;
 
     fn ordered(h: &Heuristics, p: &Chess, follow: Option<Move>, tt: PackedMove) -> Vec<Move> {
         let mut moves = p.legal_moves();
