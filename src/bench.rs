@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::game::Game;
-use crate::search::{Job, Limits, SearchControl, Searcher};
+use crate::search::{Job, Limits, Report, SearchControl, Searcher};
 use crate::tt::TranspositionTable;
 
 /// Depth used when none is given.
@@ -76,11 +76,13 @@ impl BenchResult {
     }
 }
 
-/// Searches every position to `depth` from a fresh table and fresh heuristics.
-pub fn run(depth: u32) -> BenchResult {
+/// Searches every position to `depth` from a fresh table and fresh heuristics. `follow_pv`
+/// off measures what searching the previous iteration's PV first saves.
+pub fn run(depth: u32, follow_pv: bool) -> BenchResult {
     let control = Arc::new(SearchControl::default());
     let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MB).expect("16 MB for bench"));
     let mut searcher = Searcher::new(Arc::clone(&control), Arc::clone(&tt));
+    searcher.set_follow_pv(follow_pv);
     let mut nodes = 0;
     let started = Instant::now();
     for fen in POSITIONS {
@@ -95,7 +97,7 @@ pub fn run(depth: u32) -> BenchResult {
             },
             tt: Arc::clone(&tt),
             move_overhead_ms: 0,
-            report: false,
+            report: Report::Silent,
         });
         nodes += outcome.nodes;
     }

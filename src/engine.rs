@@ -18,7 +18,7 @@ use crate::options::{self, OptionChange};
 use crate::out;
 use crate::perft;
 use crate::search::time::Clock;
-use crate::search::{Job, Limits, SearchControl, Searcher};
+use crate::search::{Job, Limits, Report, SearchControl, Searcher};
 use crate::tt::TranspositionTable;
 use crate::uci::{Command, GoParams, fmt, parse};
 
@@ -138,7 +138,7 @@ impl Engine {
             }
             Command::Bench(depth) => {
                 self.finish_search();
-                let result = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH));
+                let result = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH), true);
                 out::send(&fmt::info_string(&format!(
                     "{} nodes {} nps",
                     result.nodes,
@@ -292,7 +292,7 @@ impl Engine {
             limits,
             tt: Arc::clone(&self.tt),
             move_overhead_ms: self.move_overhead_ms,
-            report: true,
+            report: Report::Uci,
         };
         self.send_request(Request::Go(Box::new(job)));
         self.searching = true;

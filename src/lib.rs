@@ -8,6 +8,7 @@ pub mod game;
 pub mod options;
 pub mod out;
 pub mod perft;
+pub mod pvcheck;
 pub mod search;
 pub mod tt;
 pub mod uci;

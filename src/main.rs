@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 use pivot::engine::Engine;
 use pivot::game::Game;
 use pivot::uci::fmt::uci_move;
-use pivot::{bench, frontend, perft};
+use pivot::{bench, frontend, perft, pvcheck};
 
 /// Pivot, a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
 #[derive(Parser)]
@@ -31,6 +31,24 @@ enum Cmd {
         /// Search depth for every position.
         #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
         depth: u32,
+        /// Do not search the previous iteration's PV first (to measure what follow-PV saves).
+        #[arg(long)]
+        no_follow_pv: bool,
+    },
+    /// Audit Pivot's principal variations on an EPD file: every move legal, exact lines as long
+    /// as their depth, final PVs whose leaf evaluation reproduces the score, mates that mate.
+    PvCheck {
+        /// EPD (or FEN) file, one position per line.
+        epd: PathBuf,
+        /// Search each position to this depth.
+        #[arg(long, conflicts_with = "movetime")]
+        depth: Option<u32>,
+        /// Search each position for this many milliseconds instead.
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Hash table size in MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
     },
     /// Count legal move sequences to DEPTH, split by first move.
     Perft {
@@ -69,14 +87,47 @@ fn main() {
             let mut engine = Engine::new();
             frontend::run(&mut engine);
         }
-        Some(Cmd::Bench { depth }) => {
-            let result = bench::run(depth);
+        Some(Cmd::Bench {
+            depth,
+            no_follow_pv,
+        }) => {
+            let result = bench::run(depth, !no_follow_pv);
             println!(
                 "{} positions, depth {depth}, {} ms",
                 bench::POSITIONS.len(),
                 result.elapsed.as_millis()
             );
             println!("{} nodes {} nps", result.nodes, result.nps());
+        }
+        Some(Cmd::PvCheck {
+            epd,
+            depth,
+            movetime,
+            hash,
+        }) => {
+            let budget = match (depth, movetime) {
+                (_, Some(ms)) => pvcheck::Budget::MoveTimeMs(ms),
+                (d, None) => pvcheck::Budget::Depth(d.unwrap_or(10)),
+            };
+            let text = std::fs::read_to_string(&epd).unwrap_or_else(|e| {
+                eprintln!("pivot: cannot read {}: {e}", epd.display());
+                std::process::exit(2);
+            });
+            match pvcheck::run(&text, budget, hash) {
+                Ok(audit) => {
+                    println!("pv-check {} ({budget:?})", epd.display());
+                    for line in audit.summary() {
+                        println!("{line}");
+                    }
+                    for example in &audit.examples {
+                        println!("  {example}");
+                    }
+                }
+                Err(e) => {
+                    eprintln!("pivot: {e}");
+                    std::process::exit(2);
+                }
+            }
         }
         Some(Cmd::Perft { depth, fen }) => {
             let game = match fen {

@@ -9,7 +9,7 @@ use super::params::{
 };
 use super::pv::MAX_PLY;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND};
-use super::{CURRMOVE_AFTER, Searcher};
+use super::{CURRMOVE_AFTER, Report, Searcher};
 use crate::eval::evaluate;
 use crate::game::{key_after, key_of};
 use crate::out;
@@ -26,7 +26,7 @@ impl Searcher {
         let root = self.root.clone();
         let root_key = self.root_key;
         self.keys.push(root_key);
-        let follow = self.prev_pv.first().copied();
+        let follow = self.prev_pv.first().copied().filter(|_| self.follow_pv);
         // Search the previous iteration's best move first.
         if let Some(first) = follow
             && let Some(i) = self.root_moves.iter().position(|r| r.mv == first)
@@ -36,7 +36,7 @@ impl Searcher {
         let mut best = -INFINITY;
         for i in 0..self.root_moves.len() {
             let m = self.root_moves[i].mv;
-            if self.report && self.elapsed() >= CURRMOVE_AFTER {
+            if self.report == Report::Uci && self.elapsed() >= CURRMOVE_AFTER {
                 out::send(&fmt::currmove(depth, m, i + 1));
             }
             let mut child = root.clone();
@@ -106,6 +106,11 @@ impl Searcher {
         let in_check = pos.is_check();
         // Check extension.
         let depth = if in_check { depth + 1 } else { depth };
+        // Draws by rule first, also where quiescence takes over: a quiet move of the main
+        // search may have repeated a position, and a PV must not end in an unnoticed draw.
+        if let Some(score) = self.draw_score(pos, key, in_check) {
+            return score;
+        }
         if depth <= 0 {
             return self.qsearch(pos, alpha, beta, ply, pv_node);
         }
@@ -113,10 +118,6 @@ impl Searcher {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-
-        if let Some(score) = self.draw_score(pos, key, in_check, ply) {
-            return score;
-        }
         if ply >= MAX_PLY - 1 {
             return evaluate(pos);
         }
@@ -313,7 +314,7 @@ impl Searcher {
 
     /// The score of a draw by rule at a non-root node (fifty moves, repetition, insufficient
     /// material), or `None`.
-    fn draw_score(&self, pos: &Chess, key: u64, in_check: bool, _ply: usize) -> Option<i32> {
+    fn draw_score(&self, pos: &Chess, key: u64, in_check: bool) -> Option<i32> {
         let halfmoves = pos.halfmoves() as usize;
         if halfmoves >= 100 {
             // Checkmate on the hundredth half-move still wins.

@@ -82,8 +82,29 @@ pub struct Job {
     pub limits: Limits,
     pub tt: Arc<TranspositionTable>,
     pub move_overhead_ms: u64,
-    /// Print `info` lines (off for `bench`).
-    pub report: bool,
+    /// Where the `info` lines go.
+    pub report: Report,
+}
+
+/// Where a search's `info … pv` lines go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Report {
+    /// Sent to the GUI.
+    Uci,
+    /// Dropped (bench).
+    Silent,
+    /// Kept in [`Searcher::lines`] (PV audits).
+    Collect,
+}
+
+/// One `info … pv` line as sent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PvLine {
+    pub depth: i32,
+    pub score: i32,
+    /// `None` for an exact score.
+    pub bound: Option<Bound>,
+    pub pv: Vec<Move>,
 }
 
 /// The result of a search.
@@ -101,15 +122,6 @@ pub struct Outcome {
 struct RootMove {
     mv: Move,
     nodes: u64,
-}
-
-/// The last `info … pv` line sent: `bestmove` and `ponder` come from it.
-#[derive(Default)]
-struct Reported {
-    depth: i32,
-    score: i32,
-    bound: Option<Bound>,
-    pv: Vec<Move>,
 }
 
 pub struct Searcher {
@@ -134,8 +146,15 @@ pub struct Searcher {
     /// Start of the time-managed part (reset at `ponderhit`).
     clock_started: Instant,
     was_pondering: bool,
-    report: bool,
-    reported: Reported,
+    report: Report,
+    /// The last line sent, and the last one with an exact score: `bestmove` and `ponder` are
+    /// the first two moves of the latter, and the search always ends with it sent last.
+    last: PvLine,
+    last_exact: PvLine,
+    /// Lines kept under [`Report::Collect`].
+    lines: Vec<PvLine>,
+    /// Order the previous iteration's PV first along its path (off only to measure its gain).
+    follow_pv: bool,
     /// Score of the best root move completed in the current iteration.
     root_best: i32,
     /// Whether the move leading to the node at `ply + 1` was a null move.
@@ -175,8 +194,11 @@ impl Searcher {
             started: Instant::now(),
             clock_started: Instant::now(),
             was_pondering: false,
-            report: true,
-            reported: Reported::default(),
+            report: Report::Uci,
+            last: PvLine::default(),
+            last_exact: PvLine::default(),
+            lines: Vec::new(),
+            follow_pv: true,
             root_best: -INFINITY,
             null_move: [false; MAX_PLY],
             lmr: Box::new(lmr_table()),
@@ -186,6 +208,16 @@ impl Searcher {
     /// Forgets everything learnt from earlier searches (`ucinewgame`).
     pub fn clear(&mut self) {
         self.heur.clear();
+    }
+
+    /// Turns follow-PV ordering on or off (on by default; off only to measure what it saves).
+    pub fn set_follow_pv(&mut self, on: bool) {
+        self.follow_pv = on;
+    }
+
+    /// The lines of the last search run with [`Report::Collect`].
+    pub fn lines(&self) -> &[PvLine] {
+        &self.lines
     }
 
     /// Runs one search to completion (or until stopped) and returns its result.
@@ -224,13 +256,17 @@ impl Searcher {
                 break;
             }
         }
-        if self.reported.pv.is_empty() {
+        if self.last_exact.pv.is_empty() {
             self.report_fallback(completed.max(1));
+        } else if self.last.bound.is_some() {
+            // Stopped after an aspiration failure: end on the last exact line.
+            let exact = std::mem::take(&mut self.last_exact);
+            self.send_info(exact.depth, exact.score, None, &exact.pv);
         }
         Outcome {
-            best: self.reported.pv.first().copied(),
-            ponder: self.reported.pv.get(1).copied(),
-            score: self.reported.score,
+            best: self.last_exact.pv.first().copied(),
+            ponder: self.last_exact.pv.get(1).copied(),
+            score: self.last_exact.score,
             depth: completed,
             nodes: self.nodes,
         }
@@ -250,7 +286,9 @@ impl Searcher {
         self.seldepth = 0;
         self.stopped = false;
         self.report = job.report;
-        self.reported = Reported::default();
+        self.last = PvLine::default();
+        self.last_exact = PvLine::default();
+        self.lines.clear();
         self.node_limit = job.limits.nodes.unwrap_or(u64::MAX);
         self.started = Instant::now();
         self.clock_started = self.started;
@@ -300,7 +338,7 @@ impl Searcher {
             }
             if score <= alpha {
                 // Fail low: no move reached alpha, so the line shown stays the last one.
-                let line = self.reported.pv.clone();
+                let line = self.last_exact.pv.clone();
                 self.send_info(depth, score, Some(Bound::Upper), &line);
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
@@ -382,31 +420,33 @@ impl Searcher {
     }
 
     fn is_reported(&self, depth: i32, score: i32, line: &[Move]) -> bool {
-        let r = &self.reported;
+        let r = &self.last;
         r.depth == depth && r.score == score && r.bound.is_none() && r.pv == line
     }
 
-    /// Sends an `info … pv` line (when reporting) and remembers it for `bestmove`.
+    /// Sends an `info … pv` line (or keeps or drops it, per [`Report`]) and remembers it.
     fn send_info(&mut self, depth: i32, score: i32, bound: Option<Bound>, line: &[Move]) {
-        if !line.is_empty() || self.reported.pv.is_empty() {
-            self.reported.pv.clear();
-            self.reported.pv.extend_from_slice(line);
+        self.last.depth = depth;
+        self.last.score = score;
+        self.last.bound = bound;
+        self.last.pv.clear();
+        self.last.pv.extend_from_slice(line);
+        if bound.is_none() {
+            self.last_exact.clone_from(&self.last);
         }
-        self.reported.depth = depth;
-        self.reported.score = score;
-        self.reported.bound = bound;
-        if self.report {
-            let elapsed = self.elapsed();
-            out::send(&fmt::info(&fmt::Info {
+        match self.report {
+            Report::Uci => out::send(&fmt::info(&fmt::Info {
                 depth,
                 seldepth: self.seldepth.max(depth.max(0) as usize),
                 score,
                 bound,
                 nodes: self.nodes,
-                elapsed,
+                elapsed: self.elapsed(),
                 hashfull: self.tt.hashfull(),
-                pv: &self.reported.pv,
-            }));
+                pv: line,
+            })),
+            Report::Collect => self.lines.push(self.last.clone()),
+            Report::Silent => {}
         }
     }
 

@@ -1,0 +1,275 @@
+//! `pv-check`: audits the principal variations Pivot reports — every move legal, exact lines
+//! as long as their depth, and the leaf of each iteration's final PV reproducing its score.
+
+use std::sync::Arc;
+
+use shakmaty::{Move, Position};
+
+use crate::eval::evaluate;
+use crate::game::Game;
+use crate::search::score::{DRAW, mate_in_moves};
+use crate::search::{Job, Limits, PvLine, Report, SearchControl, Searcher};
+use crate::tt::TranspositionTable;
+use crate::uci::fmt::uci_move;
+
+/// How long each position is searched.
+#[derive(Clone, Copy, Debug)]
+pub enum Budget {
+    Depth(u32),
+    MoveTimeMs(u64),
+}
+
+/// Counts over all audited positions.
+#[derive(Clone, Debug, Default)]
+pub struct Audit {
+    pub positions: usize,
+    /// Every `info … pv` line.
+    pub lines: usize,
+    /// Lines with a move that is not legal where it stands.
+    pub illegal: usize,
+    /// Exact (non-bound) lines, and those shorter than their depth although the game goes on.
+    pub exact: usize,
+    pub short: usize,
+    /// Exact lines shorter than their depth whose last move ends the game.
+    pub short_game_over: usize,
+    /// Final PVs of completed iterations with centipawn scores, and those whose leaf evaluation
+    /// (0 for a drawn leaf) equals the reported score.
+    pub final_cp: usize,
+    pub sound: usize,
+    /// Final PVs with mate scores, and those ending in checkmate after exactly the announced
+    /// number of plies.
+    pub final_mate: usize,
+    pub mate_complete: usize,
+    /// A few descriptions of failures, for the report.
+    pub examples: Vec<String>,
+}
+
+/// The position at the end of a PV, or the index of its first illegal move.
+struct Replay {
+    leaf: Game,
+    /// The leaf is checkmate.
+    mated: bool,
+    /// The leaf is drawn by rule (stalemate, fifty moves, repetition, insufficient material),
+    /// as the search scores it.
+    drawn: bool,
+}
+
+fn replay(root: &Game, pv: &[Move]) -> Result<Replay, usize> {
+    let mut game = root.clone();
+    for (i, &m) in pv.iter().enumerate() {
+        if !game.pos().is_legal(m) {
+            return Err(i);
+        }
+        game.play(m);
+    }
+    let pos = game.pos();
+    let no_moves = pos.legal_moves().is_empty();
+    let mated = no_moves && pos.is_check();
+    let drawn = !mated
+        && (no_moves || pos.halfmoves() >= 100 || pos.is_insufficient_material() || repeats(&game));
+    Ok(Replay {
+        leaf: game,
+        mated,
+        drawn,
+    })
+}
+
+/// Whether the current position occurred before since the last irreversible move (the
+/// search scores any repetition as a draw).
+fn repeats(game: &Game) -> bool {
+    let history = game.history();
+    let n = history.len();
+    let back = (game.pos().halfmoves() as usize).min(n);
+    (2..=back).step_by(2).any(|i| history[n - i] == game.key())
+}
+
+fn describe(pv: &[Move]) -> String {
+    pv.iter()
+        .map(|m| uci_move(*m))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl Audit {
+    /// Checks every line one search printed from `root`.
+    pub fn add(&mut self, name: &str, root: &Game, lines: &[PvLine]) {
+        self.positions += 1;
+        for line in lines {
+            self.lines += 1;
+            let replayed = match replay(root, &line.pv) {
+                Ok(r) => r,
+                Err(i) => {
+                    self.illegal += 1;
+                    self.example(format!(
+                        "{name}: illegal move {i} in pv {}",
+                        describe(&line.pv)
+                    ));
+                    continue;
+                }
+            };
+            if line.bound.is_some() {
+                continue;
+            }
+            self.exact += 1;
+            if (line.pv.len() as i32) < line.depth {
+                if replayed.mated || replayed.drawn {
+                    self.short_game_over += 1;
+                } else {
+                    self.short += 1;
+                    self.example(format!(
+                        "{name}: depth {} pv has {} moves: {}",
+                        line.depth,
+                        line.pv.len(),
+                        describe(&line.pv)
+                    ));
+                }
+            }
+        }
+        // The final line of each completed depth (lines arrive in depth order).
+        let finals = lines.iter().enumerate().filter(|(i, l)| {
+            l.bound.is_none()
+                && !lines[i + 1..]
+                    .iter()
+                    .any(|later| later.bound.is_none() && later.depth == l.depth)
+        });
+        for (_, line) in finals {
+            let Ok(replayed) = replay(root, &line.pv) else {
+                continue;
+            };
+            match mate_in_moves(line.score) {
+                Some(n) => {
+                    self.final_mate += 1;
+                    let plies = if n > 0 { 2 * n - 1 } else { -2 * n };
+                    if replayed.mated && line.pv.len() as i32 == plies {
+                        self.mate_complete += 1;
+                    } else {
+                        self.example(format!(
+                            "{name}: depth {} mate {n} but pv ({} plies{}) {}",
+                            line.depth,
+                            line.pv.len(),
+                            if replayed.mated { ", mate" } else { "" },
+                            describe(&line.pv)
+                        ));
+                    }
+                }
+                None => {
+                    self.final_cp += 1;
+                    let leaf_score = if replayed.drawn {
+                        DRAW
+                    } else {
+                        evaluate(replayed.leaf.pos())
+                    };
+                    let expected = if line.pv.len() % 2 == 0 {
+                        leaf_score
+                    } else {
+                        -leaf_score
+                    };
+                    if expected == line.score {
+                        self.sound += 1;
+                    } else {
+                        self.example(format!(
+                            "{name}: depth {} score {} but leaf gives {expected}: {}",
+                            line.depth,
+                            line.score,
+                            describe(&line.pv)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    fn example(&mut self, text: String) {
+        if self.examples.len() < 20 {
+            self.examples.push(text);
+        }
+    }
+
+    /// The summary printed by `pivot pv-check`.
+    pub fn summary(&self) -> Vec<String> {
+        let pct = |a: usize, b: usize| {
+            if b == 0 {
+                100.0
+            } else {
+                100.0 * a as f64 / b as f64
+            }
+        };
+        vec![
+            format!("positions {}", self.positions),
+            format!("pv lines {}, illegal {}", self.lines, self.illegal),
+            format!(
+                "exact lines {}, shorter than their depth {} (and {} that end the game)",
+                self.exact, self.short, self.short_game_over
+            ),
+            format!(
+                "final cp PVs sound {}/{} ({:.1} %)",
+                self.sound,
+                self.final_cp,
+                pct(self.sound, self.final_cp)
+            ),
+            format!(
+                "final mate PVs complete {}/{}",
+                self.mate_complete, self.final_mate
+            ),
+        ]
+    }
+}
+
+/// A position from an EPD or FEN line: its first four fields (plus counters when given).
+pub fn parse_epd_position(line: &str) -> Result<Game, String> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    if fields.len() < 4 {
+        return Err(format!("not an EPD line: '{line}'"));
+    }
+    let counters = match fields.get(4..6) {
+        Some(c) if c.iter().all(|f| f.parse::<u32>().is_ok()) => c.join(" "),
+        _ => "0 1".to_string(),
+    };
+    Game::from_fen(&format!("{} {counters}", fields[..4].join(" "))).map(|(g, _)| g)
+}
+
+/// Searches `root` with `budget` and returns the lines the search reported.
+pub fn search_lines(
+    searcher: &mut Searcher,
+    tt: &Arc<TranspositionTable>,
+    root: &Game,
+    budget: Budget,
+) -> Vec<PvLine> {
+    tt.clear();
+    searcher.clear();
+    let limits = match budget {
+        Budget::Depth(d) => Limits {
+            depth: Some(d),
+            ..Limits::default()
+        },
+        Budget::MoveTimeMs(ms) => Limits {
+            movetime: Some(ms),
+            ..Limits::default()
+        },
+    };
+    searcher.run(Job {
+        game: root.clone(),
+        limits,
+        tt: Arc::clone(tt),
+        move_overhead_ms: 0,
+        report: Report::Collect,
+    });
+    searcher.lines().to_vec()
+}
+
+/// Audits every position of an EPD text (lines starting with `#` are skipped).
+pub fn run(epd: &str, budget: Budget, hash_mb: usize) -> Result<Audit, String> {
+    let control = Arc::new(SearchControl::default());
+    let tt = Arc::new(TranspositionTable::new(hash_mb)?);
+    let mut searcher = Searcher::new(control, Arc::clone(&tt));
+    let mut audit = Audit::default();
+    for (number, line) in epd.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let root = parse_epd_position(line).map_err(|e| format!("line {}: {e}", number + 1))?;
+        let lines = search_lines(&mut searcher, &tt, &root, budget);
+        audit.add(&format!("line {}", number + 1), &root, &lines);
+    }
+    Ok(audit)
+}
