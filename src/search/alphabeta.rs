@@ -333,11 +333,17 @@ impl Searcher {
             }
             back += 2;
         }
-        if pos.board().occupied().count() <= 4 && pos.is_insufficient_material() {
+        if insufficient_material(pos) {
             return Some(DRAW);
         }
         None
     }
+}
+
+/// Neither side can mate (cheap test first: only positions with few pieces qualify).
+#[inline]
+pub(super) fn insufficient_material(pos: &Chess) -> bool {
+    pos.board().occupied().count() <= 4 && pos.is_insufficient_material()
 }
 
 /// Whether the side to move has a piece other than pawns and king.

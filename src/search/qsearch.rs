@@ -5,6 +5,7 @@
 use shakmaty::{Chess, Position};
 
 use super::Searcher;
+use super::alphabeta::insufficient_material;
 use super::ordering::{MAX_MOVES, pick_next, tactical_score};
 use super::pv::MAX_PLY;
 use super::score::{DRAW, INFINITY, MATE};
@@ -31,6 +32,10 @@ impl Searcher {
         let mut moves = pos.legal_moves();
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
+        // A capture may leave bare kings; an evasion may reach the fiftieth move.
+        if pos.halfmoves() >= 100 || insufficient_material(pos) {
+            return DRAW;
         }
         let mut best = -INFINITY;
         if !in_check {
