@@ -18,8 +18,9 @@ use crate::uci::fmt;
 
 impl Searcher {
     /// Searches every root move at `depth` within (alpha, beta). The first move gets the full
-    /// window, the rest a null window with a re-search when they beat alpha. A new best move
-    /// after the first prints an `info` line at once.
+    /// window, the rest a null window with a re-search when they beat alpha. Whenever the root
+    /// PV changes (a new best move, or a new line for the first move) an `info` line goes out
+    /// at once.
     pub(super) fn search_root(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
         self.pv.clear_row(0);
         self.root_best = -INFINITY;
@@ -74,7 +75,8 @@ impl Searcher {
                     break;
                 }
                 alpha = score;
-                if i > 0 {
+                // The root PV changed: a new best move, or a new line for the first one.
+                if i > 0 || self.pv.row(0) != self.last.pv.as_slice() {
                     let line: Vec<Move> = self.pv.row(0).to_vec();
                     self.send_info(depth, score, None, &line);
                 }
