@@ -109,21 +109,20 @@ fn go_nodes_one_still_answers_with_a_legal_move() {
 }
 
 #[test]
-fn go_movetime_returns_a_move() {
+fn go_movetime_and_go_with_a_clock_return_a_move() {
     let mut p = Pivot::start();
-    p.send("position startpos");
-    p.send("go movetime 150");
-    let lines = p.read_until("bestmove");
-    assert!(last_pv_line(&lines).is_some());
-}
-
-#[test]
-fn go_with_a_clock_returns_a_move() {
-    let mut p = Pivot::start();
-    p.send("position startpos moves d2d4");
-    p.send("go wtime 1000 btime 1000 winc 10 binc 10 movestogo 3");
-    let lines = p.read_until("bestmove");
-    assert!(last_pv_line(&lines).is_some());
+    for (position, go) in [
+        ("position startpos", "go movetime 150"),
+        (
+            "position startpos moves d2d4",
+            "go wtime 1000 btime 1000 winc 10 binc 10 movestogo 3",
+        ),
+    ] {
+        p.send(position);
+        p.send(go);
+        let lines = p.read_until("bestmove");
+        assert!(last_pv_line(&lines).is_some(), "{go}: {lines:?}");
+    }
 }
 
 #[test]

@@ -223,45 +223,19 @@ impl Searcher {
             } else {
                 0
             };
+            // Searches the child to depth `d` with the parent's window (lo, hi).
+            let search = |s: &mut Searcher, d: i32, lo: i32, hi: i32, pv: bool| {
+                -s.negamax(&child, child_key, d, -hi, -lo, ply + 1, pv, child_follow)
+            };
             let score = if i == 0 {
-                -self.negamax(
-                    &child,
-                    child_key,
-                    depth - 1,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    pv_node,
-                    child_follow,
-                )
+                search(self, depth - 1, alpha, beta, pv_node)
             } else {
-                let zero_window = |s: &mut Searcher, d: i32| {
-                    -s.negamax(
-                        &child,
-                        child_key,
-                        d,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        false,
-                        child_follow,
-                    )
-                };
-                let mut s = zero_window(self, depth - 1 - reduction);
+                let mut s = search(self, depth - 1 - reduction, alpha, alpha + 1, false);
                 if reduction > 0 && s > alpha && !self.stopped {
-                    s = zero_window(self, depth - 1);
+                    s = search(self, depth - 1, alpha, alpha + 1, false);
                 }
                 if pv_node && s > alpha && !self.stopped {
-                    -self.negamax(
-                        &child,
-                        child_key,
-                        depth - 1,
-                        -beta,
-                        -alpha,
-                        ply + 1,
-                        true,
-                        child_follow,
-                    )
+                    search(self, depth - 1, alpha, beta, true)
                 } else {
                     s
                 }
