@@ -81,7 +81,7 @@ impl BenchResult {
 pub fn run(depth: u32, follow_pv: bool) -> BenchResult {
     let control = Arc::new(SearchControl::default());
     let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MB).expect("16 MB for bench"));
-    let mut searcher = Searcher::new(Arc::clone(&control), Arc::clone(&tt));
+    let mut searcher = Searcher::new(Arc::clone(&control));
     searcher.set_follow_pv(follow_pv);
     let mut nodes = 0;
     let started = Instant::now();

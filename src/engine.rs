@@ -38,6 +38,7 @@ pub enum Flow {
 pub struct Engine {
     game: Game,
     tt: Arc<TranspositionTable>,
+    hash_mb: usize,
     move_overhead_ms: u64,
     ponder: bool,
     debug: bool,
@@ -60,10 +61,11 @@ impl Engine {
         let tt =
             Arc::new(TranspositionTable::new(options::HASH_DEFAULT).expect("default hash table"));
         let control = Arc::new(SearchControl::default());
-        let (requests, finished, worker) = spawn_worker(Arc::clone(&control), Arc::clone(&tt));
+        let (requests, finished, worker) = spawn_worker(Arc::clone(&control));
         Engine {
             game: Game::default(),
             tt,
+            hash_mb: options::HASH_DEFAULT,
             move_overhead_ms: options::OVERHEAD_DEFAULT,
             ponder: false,
             debug: false,
@@ -186,8 +188,7 @@ impl Engine {
     }
 
     fn restart_worker(&mut self) {
-        let (requests, finished, worker) =
-            spawn_worker(Arc::clone(&self.control), Arc::clone(&self.tt));
+        let (requests, finished, worker) = spawn_worker(Arc::clone(&self.control));
         self.requests = Some(requests);
         self.finished = finished;
         self.worker = Some(worker);
@@ -195,10 +196,7 @@ impl Engine {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match options::parse(name, value) {
-            Ok(OptionChange::Hash(mb)) => match TranspositionTable::new(mb) {
-                Ok(tt) => self.tt = Arc::new(tt),
-                Err(e) => out::send(&fmt::error(&format!("{e}; Hash unchanged"))),
-            },
+            Ok(OptionChange::Hash(mb)) => self.resize_hash(mb),
             Ok(OptionChange::ClearHash) => self.tt.clear(),
             Ok(OptionChange::MoveOverhead(ms)) => self.move_overhead_ms = ms,
             Ok(OptionChange::Ponder(on)) => self.ponder = on,
@@ -209,6 +207,25 @@ impl Engine {
             self.ponder,
             self.move_overhead_ms
         );
+    }
+
+    /// Replaces the hash table, freeing the old one first so memory never holds both. If the
+    /// new size cannot be allocated, the old size is restored.
+    fn resize_hash(&mut self, mb: usize) {
+        self.tt = Arc::new(TranspositionTable::new(0).expect("a one-slot table"));
+        match TranspositionTable::new(mb) {
+            Ok(tt) => {
+                self.tt = Arc::new(tt);
+                self.hash_mb = mb;
+            }
+            Err(e) => {
+                out::send(&fmt::error(&format!("{e}; Hash unchanged")));
+                let fallback = TranspositionTable::new(self.hash_mb)
+                    .or_else(|_| TranspositionTable::new(1))
+                    .expect("a one-megabyte table");
+                self.tt = Arc::new(fallback);
+            }
+        }
     }
 
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
@@ -366,17 +383,14 @@ fn side_name(c: Color) -> &'static str {
 
 /// Starts the search thread: it takes requests in order and answers each `go` with exactly one
 /// `bestmove`, then a message on the returned receiver.
-fn spawn_worker(
-    control: Arc<SearchControl>,
-    tt: Arc<TranspositionTable>,
-) -> (Sender<Request>, Receiver<()>, JoinHandle<()>) {
+fn spawn_worker(control: Arc<SearchControl>) -> (Sender<Request>, Receiver<()>, JoinHandle<()>) {
     let (requests, inbox) = unbounded::<Request>();
     let (done, finished) = unbounded::<()>();
     let worker = thread::Builder::new()
         .name("search".to_string())
         .stack_size(64 * 1024 * 1024)
         .spawn(move || {
-            let mut searcher = Searcher::new(Arc::clone(&control), tt);
+            let mut searcher = Searcher::new(Arc::clone(&control));
             for request in inbox {
                 match request {
                     Request::Go(job) => {

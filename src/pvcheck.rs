@@ -261,7 +261,7 @@ pub fn search_lines(
 pub fn run(epd: &str, budget: Budget, hash_mb: usize) -> Result<Audit, String> {
     let control = Arc::new(SearchControl::default());
     let tt = Arc::new(TranspositionTable::new(hash_mb)?);
-    let mut searcher = Searcher::new(control, Arc::clone(&tt));
+    let mut searcher = Searcher::new(control);
     let mut audit = Audit::default();
     for (number, line) in epd.lines().enumerate() {
         if line.trim().is_empty() || line.starts_with('#') {

@@ -17,7 +17,7 @@ struct Bench {
 impl Bench {
     fn new() -> Bench {
         let tt = Arc::new(TranspositionTable::new(16).unwrap());
-        let searcher = Searcher::new(Arc::new(SearchControl::default()), Arc::clone(&tt));
+        let searcher = Searcher::new(Arc::new(SearchControl::default()));
         Bench { searcher, tt }
     }
 

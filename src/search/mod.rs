@@ -126,7 +126,9 @@ struct RootMove {
 
 pub struct Searcher {
     control: Arc<SearchControl>,
+    /// The job's table during a search, `idle_tt` (one slot) between searches.
     tt: Arc<TranspositionTable>,
+    idle_tt: Arc<TranspositionTable>,
     pv: PvTable,
     heur: Heuristics,
     /// The previous iteration's principal variation, searched first (follow-PV).
@@ -175,10 +177,12 @@ fn lmr_table() -> [[i32; 64]; 64] {
 }
 
 impl Searcher {
-    pub fn new(control: Arc<SearchControl>, tt: Arc<TranspositionTable>) -> Searcher {
+    pub fn new(control: Arc<SearchControl>) -> Searcher {
+        let idle_tt = Arc::new(TranspositionTable::new(0).expect("a one-slot table"));
         Searcher {
             control,
-            tt,
+            tt: Arc::clone(&idle_tt),
+            idle_tt,
             pv: PvTable::new(),
             heur: Heuristics::new(),
             prev_pv: Vec::with_capacity(MAX_PLY),
@@ -222,6 +226,13 @@ impl Searcher {
 
     /// Runs one search to completion (or until stopped) and returns its result.
     pub fn run(&mut self, job: Job) -> Outcome {
+        let outcome = self.search(job);
+        // Hold no real table between searches: a Hash resize then frees the old one at once.
+        self.tt = Arc::clone(&self.idle_tt);
+        outcome
+    }
+
+    fn search(&mut self, job: Job) -> Outcome {
         self.prepare(&job);
         let in_check = self.root.is_check();
         if self.root_moves.is_empty() {
