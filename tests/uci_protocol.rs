@@ -474,3 +474,23 @@ fn log_file_records_lines_in_and_out() {
     assert!(log.contains(">> uciok"), "{log}");
     assert!(log.contains(">> readyok"), "{log}");
 }
+
+#[test]
+fn a_dead_drawn_root_sends_one_line_not_a_flood() {
+    let mut p = Pivot::start();
+    p.send("position fen 8/8/8/8/8/2k5/8/K7 w - - 0 1");
+    p.send("go infinite");
+    let before = p.sync();
+    p.send("stop");
+    let after = p.read_until("bestmove");
+    let pv_lines = before
+        .iter()
+        .chain(after.iter())
+        .filter(|l| l.contains(" pv "))
+        .count();
+    assert_eq!(pv_lines, 1, "{before:?} {after:?}");
+    // An explicit depth is still searched to that depth.
+    p.send("go depth 4");
+    let lines = p.read_until("bestmove");
+    assert_eq!(field(last_pv_line(&lines).unwrap(), "depth"), Some("4"));
+}

@@ -251,10 +251,15 @@ impl Searcher {
         let mut score = 0;
         let mut completed = 0;
         for depth in 1..=max_depth {
+            let nodes_before = self.nodes;
             let s = self.aspiration(depth, score);
             if self.stopped {
                 break;
             }
+            // Every root move ended in a draw by rule without a node searched: deeper
+            // iterations cannot change anything and would only flood the GUI with lines (an
+            // explicit `go depth` is still searched to its depth).
+            let settled = self.nodes == nodes_before && job.limits.depth.is_none();
             score = s;
             completed = depth;
             let line: Vec<Move> = self.pv.row(0).to_vec();
@@ -263,7 +268,7 @@ impl Searcher {
             }
             self.prev_pv.clear();
             self.prev_pv.extend_from_slice(&line);
-            if self.done_after_iteration(&job.limits, depth, score) {
+            if settled || self.done_after_iteration(&job.limits, depth, score) {
                 break;
             }
         }
