@@ -22,6 +22,18 @@ pub fn key_after(parent: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
     }
 }
 
+/// Whether `key` stands among the earlier positions of `history` (oldest first) that have the
+/// same side to move and lie within the last `halfmoves` plies (since the last irreversible
+/// move). The search scores any such repetition as a draw.
+#[inline]
+pub fn repeats(history: &[u64], key: u64, halfmoves: u32) -> bool {
+    let n = history.len();
+    let lookback = (halfmoves as usize).min(n);
+    (2..=lookback)
+        .step_by(2)
+        .any(|back| history[n - back] == key)
+}
+
 /// Flaws in a FEN that Pivot repairs (with a warning) rather than rejects.
 const REPAIRABLE: PositionErrorKinds = PositionErrorKinds::INVALID_CASTLING_RIGHTS
     .union(PositionErrorKinds::INVALID_EP_SQUARE)

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use shakmaty::{Move, Position};
 
 use crate::eval::evaluate;
-use crate::game::Game;
+use crate::game::{Game, repeats};
 use crate::search::score::{DRAW, mate_in_moves};
 use crate::search::{Job, Limits, PvLine, Report, SearchControl, Searcher};
 use crate::tt::TranspositionTable;
@@ -66,21 +66,15 @@ fn replay(root: &Game, pv: &[Move]) -> Result<Replay, usize> {
     let no_moves = pos.legal_moves().is_empty();
     let mated = no_moves && pos.is_check();
     let drawn = !mated
-        && (no_moves || pos.halfmoves() >= 100 || pos.is_insufficient_material() || repeats(&game));
+        && (no_moves
+            || pos.halfmoves() >= 100
+            || pos.is_insufficient_material()
+            || repeats(game.history(), game.key(), pos.halfmoves()));
     Ok(Replay {
         leaf: game,
         mated,
         drawn,
     })
-}
-
-/// Whether the current position occurred before since the last irreversible move (the
-/// search scores any repetition as a draw).
-fn repeats(game: &Game) -> bool {
-    let history = game.history();
-    let n = history.len();
-    let back = (game.pos().halfmoves() as usize).min(n);
-    (2..=back).step_by(2).any(|i| history[n - i] == game.key())
 }
 
 fn describe(pv: &[Move]) -> String {

@@ -4,7 +4,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Pivot, bestmove_of, field, last_pv_line, position, pv_is_legal, pv_of};
+use common::{Pivot, bestmove_of, bestmoves, field, last_pv_line, position, pv_is_legal, pv_of};
 
 const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
 
@@ -161,7 +161,7 @@ fn isready_is_answered_during_go_infinite_and_stop_gives_one_bestmove() {
     let (best, _) = bestmove_of(lines.last().unwrap());
     let all: Vec<String> = p.seen.clone();
     assert_eq!(best, pv_of(last_pv_line(&all).unwrap())[0]);
-    assert_eq!(all.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+    assert_eq!(bestmoves(&all), 1);
 }
 
 #[test]
@@ -171,15 +171,12 @@ fn go_infinite_holds_bestmove_back_even_after_finding_mate() {
     p.send("go infinite");
     // The mate is found within a millisecond; give a premature bestmove time to show up.
     let early = p.drain_for(Duration::from_millis(500));
-    assert!(
-        early.iter().all(|l| !l.starts_with("bestmove")),
-        "{early:?}"
-    );
+    assert_eq!(bestmoves(&early), 0, "{early:?}");
     assert!(
         early.iter().any(|l| l.contains("score mate 1")),
         "{early:?}"
     );
-    assert!(p.sync().iter().all(|l| !l.starts_with("bestmove")));
+    assert_eq!(bestmoves(&p.sync()), 0);
     p.send("stop");
     let lines = p.read_until("bestmove");
     assert_eq!(lines.last().unwrap(), "bestmove d1d8");
@@ -191,10 +188,7 @@ fn go_ponder_waits_for_ponderhit() {
     p.send(&format!("position fen {MATE_IN_ONE}"));
     p.send("go ponder wtime 1000 btime 1000");
     let early = p.drain_for(Duration::from_millis(300));
-    assert!(
-        early.iter().all(|l| !l.starts_with("bestmove")),
-        "{early:?}"
-    );
+    assert_eq!(bestmoves(&early), 0, "{early:?}");
     p.send("ponderhit");
     let lines = p.read_until("bestmove");
     assert_eq!(lines.last().unwrap(), "bestmove d1d8");
@@ -214,16 +208,12 @@ fn a_burst_of_go_and_stop_gives_exactly_one_bestmove_per_go() {
     }
     p.send("go depth 1");
     let lines = p.sync();
-    let rest = if lines.iter().filter(|l| l.starts_with("bestmove")).count() < 26 {
+    let rest = if bestmoves(&lines) < 26 {
         p.read_until("bestmove")
     } else {
         Vec::new()
     };
-    let count = lines
-        .iter()
-        .chain(rest.iter())
-        .filter(|l| l.starts_with("bestmove"))
-        .count();
+    let count = bestmoves(&lines) + bestmoves(&rest);
     assert_eq!(count, 26);
 }
 

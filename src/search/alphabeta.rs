@@ -11,7 +11,7 @@ use super::pv::MAX_PLY;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND};
 use super::{CURRMOVE_AFTER, Report, Searcher};
 use crate::eval::evaluate;
-use crate::game::{key_after, key_of};
+use crate::game::{key_after, key_of, repeats};
 use crate::out;
 use crate::tt::{Bound, PackedMove, score_from_tt, score_to_tt};
 use crate::uci::fmt;
@@ -291,23 +291,15 @@ impl Searcher {
     /// The score of a draw by rule at a non-root node (fifty moves, repetition, insufficient
     /// material), or `None`.
     fn draw_score(&self, pos: &Chess, key: u64, in_check: bool) -> Option<i32> {
-        let halfmoves = pos.halfmoves() as usize;
-        if halfmoves >= 100 {
+        if pos.halfmoves() >= 100 {
             // Checkmate on the hundredth half-move still wins.
             if in_check && pos.legal_moves().is_empty() {
                 return None;
             }
             return Some(DRAW);
         }
-        // Earlier positions with the same side to move, back to the last irreversible move.
-        let n = self.keys.len();
-        let lookback = halfmoves.min(n);
-        let mut back = 2;
-        while back <= lookback {
-            if self.keys[n - back] == key {
-                return Some(DRAW);
-            }
-            back += 2;
+        if repeats(&self.keys, key, pos.halfmoves()) {
+            return Some(DRAW);
         }
         if insufficient_material(pos) {
             return Some(DRAW);

@@ -177,6 +177,11 @@ pub fn bestmove_of(line: &str) -> (String, Option<String>) {
     (best, field(line, "ponder").map(String::from))
 }
 
+/// How many of `lines` are `bestmove` lines.
+pub fn bestmoves(lines: &[String]) -> usize {
+    lines.iter().filter(|l| l.starts_with("bestmove")).count()
+}
+
 /// The last `info` line that carries a pv.
 pub fn last_pv_line(lines: &[String]) -> Option<&String> {
     lines
