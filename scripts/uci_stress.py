@@ -5,9 +5,13 @@ Usage: scripts/uci_stress.py [--rounds N] [--seed S] [--engine CMD]
 
 Each round sends one of: `position` (random legal game prefix, sometimes a FEN from the test
 data), `go` with random limits followed at a random moment by `stop` (or nothing), `isready`,
-`ucinewgame`, `setoption name Hash value …`. It checks that every `go` gets exactly one
-`bestmove`, that every `bestmove` is legal in the position it was searched from (or 0000 when
-there is none), that every `isready` gets `readyok`, and that the process is alive at the end.
+`ucinewgame`, `setoption name Hash value …`. Some positions end the search at once or reach
+the maximum depth quickly (bare kings, a mate in one, checkmate, stalemate, a single legal
+move, a fifty-move draw). It checks that every `go` gets exactly one `bestmove`, that every
+`bestmove` is legal in the position it was searched from (or 0000 when there is none), that
+`go infinite` and `go ponder` send no `bestmove` before `stop` (waiting up to 0.3 s first, and
+sometimes asking `isready` meanwhile), that every `isready` gets `readyok`, and that the process
+is alive at the end.
 Needs python-chess (pip install chess).
 """
 import argparse
@@ -26,6 +30,16 @@ except ImportError:
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HANG_SECONDS = 30
+# Positions where the search ends at once or runs to the maximum depth within milliseconds.
+QUICK_FENS = [
+    "8/8/4k3/8/8/3K4/8/8 w - - 0 1",            # bare kings
+    "7k/8/6KQ/8/8/8/8/8 w - - 0 1",             # mate in one
+    "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",           # checkmated
+    "7k/8/6QK/8/8/8/8/8 b - - 0 1",             # stalemate
+    "7k/6R1/5K2/8/8/8/8/8 b - - 0 1",           # a single legal move
+    "8/8/4k3/8/8/3KR3/8/8 b - - 100 80",        # fifty-move rule reached
+    "k7/8/1K6/8/8/8/8/1R6 w - - 0 1",           # mate in one, rook
+]
 
 
 def read_fens():
@@ -53,6 +67,18 @@ class Engine:
     def send(self, line):
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
+
+    def drain(self):
+        """Every line received so far, without waiting."""
+        got = []
+        while True:
+            try:
+                line = self.lines.get_nowait()
+            except queue.Empty:
+                return got
+            if line is None:
+                raise AssertionError("engine exited")
+            got.append(line)
 
     def expect(self, prefix):
         """Lines up to and including the first starting with prefix."""
@@ -103,12 +129,15 @@ def main():
 
     board = chess.Board()
     position_cmd = "position startpos"
-    stats = {"go": 0, "bestmove": 0, "isready": 0, "illegal": 0, "violations": 0}
+    stats = {"go": 0, "bestmove": 0, "isready": 0, "illegal": 0, "violations": 0, "early": 0}
     started = time.time()
     for round_number in range(args.rounds):
         action = rng.choices(["position", "go", "isready", "newgame", "hash"], [30, 45, 15, 5, 5])[0]
         if action == "position":
-            if rng.random() < 0.3:
+            if rng.random() < 0.1:
+                board = chess.Board(rng.choice(QUICK_FENS))
+                position_cmd = "position fen " + board.fen()
+            elif rng.random() < 0.3:
                 board = chess.Board(rng.choice(fens))
                 position_cmd = "position fen " + board.fen()
             else:
@@ -129,6 +158,19 @@ def main():
             go, needs_stop = random_go(rng)
             stats["go"] += 1
             engine.send(go)
+            waits = go.startswith("go infinite") or go.startswith("go ponder")
+            if waits:
+                time.sleep(rng.choice([0, 0.01, 0.1, 0.3]))
+                if rng.random() < 0.3:
+                    engine.send("isready")
+                    early = engine.expect("readyok")
+                    stats["isready"] += 1
+                else:
+                    early = engine.drain()
+                if any(l.startswith("bestmove") for l in early):
+                    stats["early"] += 1
+                    print(f"round {round_number}: bestmove before stop after '{position_cmd}' / '{go}'")
+                    break
             if needs_stop or rng.random() < 0.3:
                 time.sleep(rng.choice([0, 0, 0.001, 0.01, 0.05]))
                 engine.send("ponderhit" if go.startswith("go ponder") and rng.random() < 0.5 else "stop")
@@ -161,8 +203,10 @@ def main():
     engine.proc.wait(timeout=HANG_SECONDS)
     print(f"rounds {args.rounds} in {time.time() - started:.0f} s: go {stats['go']}, bestmove {stats['bestmove']}, "
           f"illegal bestmove {stats['illegal']}, extra bestmove {stats['violations']}, "
+          f"bestmove before stop {stats['early']}, "
           f"isready answered {stats['isready']}, alive at end {alive}, exit code {engine.proc.returncode}")
-    ok = stats["go"] == stats["bestmove"] and not stats["illegal"] and not stats["violations"] and alive
+    ok = (stats["go"] == stats["bestmove"] and not stats["illegal"] and not stats["violations"]
+          and not stats["early"] and alive)
     sys.exit(0 if ok else 1)
 
 

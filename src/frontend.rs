@@ -1,6 +1,7 @@
 //! The UCI front end: reads stdin line by line (any line ending, any bytes) and hands each
 //! line to the engine until `quit` or end of input.
 
+use std::borrow::Cow;
 use std::io::BufRead;
 
 use crate::engine::{Engine, Flow};
@@ -14,10 +15,9 @@ pub fn run(engine: &mut Engine) {
         match input.read_until(b'\n', &mut buf) {
             Ok(0) => break,
             Ok(_) => {
-                let text = String::from_utf8_lossy(&buf);
-                let line = text.trim_end_matches(['\n', '\r']);
+                let line = decode_line(&buf);
                 log::debug!(target: "uci", "<< {line}");
-                if engine.handle_line(line) == Flow::Quit {
+                if engine.handle_line(&line) == Flow::Quit {
                     break;
                 }
             }
@@ -28,4 +28,13 @@ pub fn run(engine: &mut Engine) {
         }
     }
     engine.shutdown();
+}
+
+/// One raw input line as text: invalid UTF-8 becomes U+FFFD, and the line ending (`\n`,
+/// `\r\n` or a stray `\r`) is dropped.
+pub fn decode_line(raw: &[u8]) -> Cow<'_, str> {
+    match String::from_utf8_lossy(raw) {
+        Cow::Borrowed(text) => Cow::Borrowed(text.trim_end_matches(['\n', '\r'])),
+        Cow::Owned(text) => Cow::Owned(text.trim_end_matches(['\n', '\r']).to_string()),
+    }
 }

@@ -34,11 +34,13 @@ pub fn repeats(history: &[u64], key: u64, halfmoves: u32) -> bool {
         .any(|back| history[n - back] == key)
 }
 
-/// Flaws in a FEN that Pivot repairs (with a warning) rather than rejects.
+/// Flaws in a FEN that Pivot repairs (with a warning) rather than rejects. Too much material
+/// (more than 16 pieces or 8 pawns a side, more promoted pieces than missing pawns) is
+/// rejected: such a position can hold more moves than a legal one, so no move list is sized
+/// for it.
 const REPAIRABLE: PositionErrorKinds = PositionErrorKinds::INVALID_CASTLING_RIGHTS
     .union(PositionErrorKinds::INVALID_EP_SQUARE)
-    .union(PositionErrorKinds::IMPOSSIBLE_CHECK)
-    .union(PositionErrorKinds::TOO_MUCH_MATERIAL);
+    .union(PositionErrorKinds::IMPOSSIBLE_CHECK);
 
 #[derive(Clone)]
 pub struct Game {
@@ -82,7 +84,6 @@ impl Game {
                     .ignore_invalid_castling_rights()
                     .or_else(|e| e.ignore_invalid_ep_square())
                     .or_else(|e| e.ignore_impossible_check())
-                    .or_else(|e| e.ignore_too_much_material())
                     .map_err(|e| format!("invalid FEN '{fen}': {e}"))?;
                 Ok((Game::from_position(pos), vec![warning]))
             }

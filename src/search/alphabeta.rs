@@ -318,3 +318,53 @@ pub(super) fn insufficient_material(pos: &Chess) -> bool {
 fn has_pieces(pos: &Chess) -> bool {
     (pos.us() & !pos.our(Role::Pawn) & !pos.our(Role::King)).any()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::game::Game;
+    use crate::search::SearchControl;
+
+    /// Nodes searched at the last plies the table has: each returns, and its PV row stays within
+    /// the row's capacity and legal. Positions with checks and captures, so that extensions and
+    /// quiescence both push past the cap.
+    #[test]
+    fn nodes_at_the_ply_cap_return_without_overflowing_the_pv_table() {
+        let mut searcher = Searcher::new(Arc::new(SearchControl::default()));
+        for fen in [
+            "r1b1k2r/pppp1ppp/8/8/8/8/PPPP1PPP/R1BQK2R w KQkq - 0 1",
+            "6k1/5p1p/6p1/8/8/8/q4PPP/1Q4K1 w - - 0 1",
+            "4k3/8/8/8/8/8/3q4/Q3K3 w - - 0 1",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3",
+        ] {
+            let game = Game::from_fen(fen).unwrap().0;
+            for ply in MAX_PLY - 8..MAX_PLY {
+                for depth in [0, 1, 4] {
+                    searcher.keys.clear();
+                    searcher.keys.extend_from_slice(game.history());
+                    let score = searcher.negamax(
+                        game.pos(),
+                        game.key(),
+                        depth,
+                        -INFINITY,
+                        INFINITY,
+                        ply,
+                        true,
+                        false,
+                    );
+                    assert!(score.abs() <= MATE, "{fen} ply {ply}: {score}");
+                    let row = searcher.pv.row(ply);
+                    assert!(row.len() <= MAX_PLY - ply, "{fen} ply {ply}");
+                    let mut pos = game.pos().clone();
+                    for &m in row {
+                        assert!(pos.is_legal(m), "{fen} ply {ply}: {row:?}");
+                        pos.play_unchecked(m);
+                    }
+                    assert!(searcher.seldepth < MAX_PLY);
+                }
+            }
+        }
+    }
+}

@@ -115,6 +115,8 @@ pub struct Outcome {
     pub score: i32,
     pub depth: i32,
     pub nodes: u64,
+    /// The deepest ply any node of this search reached (never more than `MAX_PLY - 1`).
+    pub seldepth: usize,
 }
 
 /// A root move with the effort it took in the last iteration (for ordering the next one).
@@ -285,6 +287,7 @@ impl Searcher {
             score: self.last_exact.score,
             depth: completed,
             nodes: self.nodes,
+            seldepth: self.seldepth,
         }
     }
 

@@ -36,11 +36,15 @@ pub fn for_clock(clock: Clock, overhead_ms: u64) -> TimeLimits {
     let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50);
     let left = clock.time_ms.saturating_sub(overhead_ms);
     // Never plan on more than the time left minus a reserve for the remaining moves.
+    // Saturating throughout: a GUI may send any clock value up to u64::MAX.
     let reserve = overhead_ms.min(left / 2) * (mtg - 1).min(10);
     let usable = left.saturating_sub(reserve);
-    let share = usable / mtg + clock.inc_ms * 3 / 4;
+    let share = (usable / mtg).saturating_add(clock.inc_ms.saturating_mul(3) / 4);
     let soft = share.min(usable / 2);
-    let hard = (soft * 4).min(usable * 3 / 4).max(soft);
+    let hard = soft
+        .saturating_mul(4)
+        .min(usable.saturating_mul(3) / 4)
+        .max(soft);
     TimeLimits {
         soft: Duration::from_millis(soft),
         hard: Duration::from_millis(hard),
@@ -124,6 +128,27 @@ mod tests {
             time -= ms(t.hard);
         }
         assert!(time >= 30, "{time}");
+    }
+
+    #[test]
+    fn clock_values_at_their_limits_do_not_overflow() {
+        for (time_ms, inc_ms, movestogo) in [
+            (u64::MAX, u64::MAX, None),
+            (u64::MAX, 0, Some(u64::MAX)),
+            (0, u64::MAX, Some(1)),
+            (1, 0, Some(0)),
+        ] {
+            let t = for_clock(
+                Clock {
+                    time_ms,
+                    inc_ms,
+                    movestogo,
+                },
+                5_000,
+            );
+            assert!(t.hard >= t.soft, "{t:?}");
+        }
+        assert_eq!(ms(for_movetime(u64::MAX).hard), u64::MAX - 1);
     }
 
     #[test]

@@ -160,26 +160,38 @@ fn parse_position(args: &[&str]) -> Result<Command, String> {
     })
 }
 
-/// Reads the number after a `go` keyword. Negative clock values count as zero.
-fn number<T: TryFrom<i64>>(
+/// Reads the number after a `go` keyword. Negative values count as zero; a whole number too
+/// large for its field is taken as the field's maximum, with a note.
+fn number<T: TryFrom<u128> + Copy + Into<u128>>(
     key: &str,
     text: Option<&&str>,
+    max: T,
     problems: &mut Vec<String>,
 ) -> Option<T> {
     let Some(text) = text else {
         problems.push(format!("go: missing value after '{key}'"));
         return None;
     };
-    match text.parse::<i64>() {
-        Ok(v) => T::try_from(v.max(0)).ok().or_else(|| {
-            problems.push(format!("go: value out of range for '{key}': {text}"));
-            None
-        }),
-        Err(_) => {
-            problems.push(format!("go: invalid value for '{key}': '{text}'"));
-            None
-        }
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        problems.push(format!("go: invalid value for '{key}': '{text}'"));
+        return None;
     }
+    if text.starts_with('-') {
+        return T::try_from(0).ok();
+    }
+    let fits = digits
+        .parse::<u128>()
+        .ok()
+        .filter(|&v| v <= max.into())
+        .and_then(|v| T::try_from(v).ok());
+    fits.or_else(|| {
+        problems.push(format!(
+            "go: '{key}' {text} is too large; using {}",
+            max.into()
+        ));
+        Some(max)
+    })
 }
 
 fn parse_go(args: &[&str]) -> Result<Command, String> {
@@ -207,15 +219,15 @@ fn parse_go(args: &[&str]) -> Result<Command, String> {
                 go.infinite = true;
                 takes_value = false;
             }
-            "wtime" => go.wtime = number(key, value, &mut go.problems),
-            "btime" => go.btime = number(key, value, &mut go.problems),
-            "winc" => go.winc = number(key, value, &mut go.problems),
-            "binc" => go.binc = number(key, value, &mut go.problems),
-            "movestogo" => go.movestogo = number(key, value, &mut go.problems),
-            "depth" => go.depth = number(key, value, &mut go.problems),
-            "nodes" => go.nodes = number(key, value, &mut go.problems),
-            "mate" => go.mate = number(key, value, &mut go.problems),
-            "movetime" => go.movetime = number(key, value, &mut go.problems),
+            "wtime" => go.wtime = number(key, value, u64::MAX, &mut go.problems),
+            "btime" => go.btime = number(key, value, u64::MAX, &mut go.problems),
+            "winc" => go.winc = number(key, value, u64::MAX, &mut go.problems),
+            "binc" => go.binc = number(key, value, u64::MAX, &mut go.problems),
+            "movestogo" => go.movestogo = number(key, value, u64::MAX, &mut go.problems),
+            "depth" => go.depth = number(key, value, u32::MAX, &mut go.problems),
+            "nodes" => go.nodes = number(key, value, u64::MAX, &mut go.problems),
+            "mate" => go.mate = number(key, value, u32::MAX, &mut go.problems),
+            "movetime" => go.movetime = number(key, value, u64::MAX, &mut go.problems),
             "perft" => {
                 return match value.and_then(|v| v.parse::<u32>().ok()) {
                     Some(d) => Ok(Command::Perft(d)),
@@ -342,8 +354,25 @@ mod tests {
         };
         assert_eq!(go.wtime, None);
         assert_eq!(go.btime, Some(0));
-        assert_eq!(go.depth, None);
+        assert_eq!(go.depth, Some(u32::MAX));
         assert_eq!(go.movetime, None);
+        assert_eq!(
+            go.problems,
+            [
+                "go: invalid value for 'wtime': 'abc'",
+                "go: 'depth' 99999999999 is too large; using 4294967295",
+                "go: missing value after 'movetime'"
+            ]
+        );
+        let Command::Go(go) =
+            ok("go wtime 99999999999999999999999999999999999999999 winc +5 binc - nodes 1e6")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (go.wtime, go.winc, go.binc, go.nodes),
+            (Some(u64::MAX), Some(5), None, None)
+        );
         assert_eq!(go.problems.len(), 3, "{:?}", go.problems);
         let Command::Go(go) = ok("go depth infinite") else {
             panic!()

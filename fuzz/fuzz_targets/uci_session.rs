@@ -1,0 +1,80 @@
+//! Fuzz target: a whole UCI session. Each input is split into lines and fed, in order, to one
+//! long-lived engine, exactly as the stdin loop would feed them, after a reset to the engine's
+//! start-up state (options, position, hash, debug off). Searches run on the engine's own thread
+//! and are stopped by the next command or at the end of the input. The engine must never
+//! panic, deadlock or lose its search thread. A `quit` in the input is honoured by a fresh
+//! engine for the next input.
+//!
+//! Only what is merely slow is held back: `bench`, `go perft` deeper than 3, Hash sizes above
+//! 32 MB (which are valid, and allocated in full), and searches longer than 64 nodes (every
+//! `go` gets `nodes` capped at 64; its other limits and its ponder/infinite waiting stay).
+#![no_main]
+
+use std::sync::Mutex;
+
+use libfuzzer_sys::fuzz_target;
+use pivot::engine::{Engine, Flow};
+use pivot::frontend::decode_line;
+use pivot::options::{self, OptionChange};
+use pivot::uci::{Command, parse};
+
+const NODE_CAP: u64 = 64;
+
+fn too_slow(command: &Command) -> bool {
+    match command {
+        Command::Bench(_) => true,
+        Command::Perft(depth) => *depth > 3,
+        Command::SetOption { name, value } => matches!(
+            options::parse(name, value.as_deref()),
+            Ok(OptionChange::Hash(mb)) if mb > 32
+        ),
+        _ => false,
+    }
+}
+
+/// The start-up state, restored before every input. The table is 1 MB, not 16, only to keep
+/// the reset cheap.
+const RESET: &[&str] = &[
+    "debug off",
+    "setoption name Hash value 1",
+    "setoption name Move Overhead value 30",
+    "setoption name Ponder value false",
+    "ucinewgame",
+    "position startpos",
+];
+
+static ENGINE: Mutex<Option<Engine>> = Mutex::new(None);
+
+fuzz_target!(|data: &[u8]| {
+    let mut slot = ENGINE.lock().unwrap_or_else(|e| e.into_inner());
+    let engine = slot.get_or_insert_with(Engine::new);
+    for line in RESET {
+        engine.handle_line(line);
+    }
+    let mut quit = false;
+    for raw in data.split(|&b| b == b'\n') {
+        let line = decode_line(raw);
+        let command = match parse(&line) {
+            Ok(Some(command)) if too_slow(&command) => continue,
+            Ok(Some(Command::Go(mut params))) => {
+                params.nodes = Some(params.nodes.map_or(NODE_CAP, |n| n.min(NODE_CAP)));
+                Command::Go(params)
+            }
+            Ok(Some(command)) => command,
+            // Errors and empty lines take the same path as on stdin.
+            Ok(None) | Err(_) => {
+                engine.handle_line(&line);
+                continue;
+            }
+        };
+        if engine.handle(command) == Flow::Quit {
+            quit = true;
+            break;
+        }
+    }
+    engine.finish_search();
+    if quit {
+        engine.shutdown();
+        *slot = None;
+    }
+});
