@@ -33,12 +33,12 @@ HANG_SECONDS = 30
 # Positions where the search ends at once or runs to the maximum depth within milliseconds.
 QUICK_FENS = [
     "8/8/4k3/8/8/3K4/8/8 w - - 0 1",            # bare kings
-    "7k/8/6KQ/8/8/8/8/8 w - - 0 1",             # mate in one
+    "7k/8/6K1/8/8/8/Q7/8 w - - 0 1",            # mate in one (Qa8#)
     "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",           # checkmated
     "7k/8/6QK/8/8/8/8/8 b - - 0 1",             # stalemate
-    "7k/6R1/5K2/8/8/8/8/8 b - - 0 1",           # a single legal move
+    "k7/8/1K6/8/8/8/8/7R b - - 0 1",            # a single legal move
     "8/8/4k3/8/8/3KR3/8/8 b - - 100 80",        # fifty-move rule reached
-    "k7/8/1K6/8/8/8/8/1R6 w - - 0 1",           # mate in one, rook
+    "k7/8/1K6/8/8/8/8/7R w - - 0 1",            # mate in one (Rh8#)
 ]
 
 
@@ -122,6 +122,8 @@ def main():
     ap.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "pivot"))
     args = ap.parse_args()
     rng = random.Random(args.seed)
+    for fen in QUICK_FENS:
+        assert chess.Board(fen).is_valid(), fen
     fens = read_fens()
     engine = Engine(args.engine.split())
     engine.send("uci")
@@ -129,7 +131,8 @@ def main():
 
     board = chess.Board()
     position_cmd = "position startpos"
-    stats = {"go": 0, "bestmove": 0, "isready": 0, "illegal": 0, "violations": 0, "early": 0}
+    stats = {"go": 0, "bestmove": 0, "isready": 0, "illegal": 0, "violations": 0, "early": 0,
+             "held": 0}
     started = time.time()
     for round_number in range(args.rounds):
         action = rng.choices(["position", "go", "isready", "newgame", "hash"], [30, 45, 15, 5, 5])[0]
@@ -160,6 +163,7 @@ def main():
             engine.send(go)
             waits = go.startswith("go infinite") or go.startswith("go ponder")
             if waits:
+                stats["held"] += 1
                 time.sleep(rng.choice([0, 0.01, 0.1, 0.3]))
                 if rng.random() < 0.3:
                     engine.send("isready")
@@ -203,7 +207,7 @@ def main():
     engine.proc.wait(timeout=HANG_SECONDS)
     print(f"rounds {args.rounds} in {time.time() - started:.0f} s: go {stats['go']}, bestmove {stats['bestmove']}, "
           f"illegal bestmove {stats['illegal']}, extra bestmove {stats['violations']}, "
-          f"bestmove before stop {stats['early']}, "
+          f"bestmove before stop {stats['early']} (of {stats['held']} infinite/ponder), "
           f"isready answered {stats['isready']}, alive at end {alive}, exit code {engine.proc.returncode}")
     ok = (stats["go"] == stats["bestmove"] and not stats["illegal"] and not stats["violations"]
           and not stats["early"] and alive)
