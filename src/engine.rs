@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use shakmaty::uci::UciMove;
-use shakmaty::{Color, Move, Position};
+use shakmaty::{CastlingMode, Color, Move, Position};
 
 use crate::bench;
 use crate::eval::evaluate;
@@ -17,8 +17,9 @@ use crate::game::Game;
 use crate::options::{self, OptionChange};
 use crate::out;
 use crate::perft;
+use crate::search::threads::SearchPool;
 use crate::search::time::Clock;
-use crate::search::{Job, Limits, Report, SearchControl, Searcher};
+use crate::search::{Job, Limits, Report, SearchControl};
 use crate::tt::TranspositionTable;
 use crate::uci::{Command, GoParams, fmt, parse};
 
@@ -26,6 +27,7 @@ use crate::uci::{Command, GoParams, fmt, parse};
 enum Request {
     Go(Box<Job>),
     NewGame,
+    Threads(usize),
 }
 
 /// Whether the input loop goes on after a command.
@@ -41,6 +43,10 @@ pub struct Engine {
     hash_mb: usize,
     move_overhead_ms: u64,
     ponder: bool,
+    /// `UCI_Chess960`: FENs are read, and castling written, the Chess960 way.
+    chess960: bool,
+    multipv: usize,
+    show_wdl: bool,
     debug: bool,
     control: Arc<SearchControl>,
     requests: Option<Sender<Request>>,
@@ -68,6 +74,9 @@ impl Engine {
             hash_mb: options::HASH_DEFAULT,
             move_overhead_ms: options::OVERHEAD_DEFAULT,
             ponder: false,
+            chess960: false,
+            multipv: options::MULTIPV_DEFAULT,
+            show_wdl: false,
             debug: false,
             control,
             requests: Some(requests),
@@ -200,6 +209,13 @@ impl Engine {
             Ok(OptionChange::ClearHash) => self.tt.clear(),
             Ok(OptionChange::MoveOverhead(ms)) => self.move_overhead_ms = ms,
             Ok(OptionChange::Ponder(on)) => self.ponder = on,
+            Ok(OptionChange::MultiPv(n)) => self.multipv = n,
+            Ok(OptionChange::Threads(n)) => self.send_request(Request::Threads(n)),
+            Ok(OptionChange::ShowWdl(on)) => self.show_wdl = on,
+            Ok(OptionChange::Chess960(on)) => {
+                self.chess960 = on;
+                self.game = std::mem::take(&mut self.game).with_castling(self.castling_mode());
+            }
             Err(e) => out::send(&fmt::error(&format!("{e}; option unchanged"))),
         }
         log::debug!(
@@ -228,10 +244,14 @@ impl Engine {
         }
     }
 
+    fn castling_mode(&self) -> CastlingMode {
+        CastlingMode::from_chess960(self.chess960)
+    }
+
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
         let mut game = match fen {
-            None => Game::default(),
-            Some(fen) => match Game::from_fen(fen) {
+            None => Game::start(self.castling_mode()),
+            Some(fen) => match Game::from_fen_in(fen, self.castling_mode()) {
                 Ok((game, warnings)) => {
                     for w in warnings {
                         out::send(&fmt::warning(&w));
@@ -293,6 +313,8 @@ impl Engine {
             infinite: params.infinite,
             ponder: params.ponder,
             searchmoves,
+            multipv: self.multipv,
+            show_wdl: self.show_wdl,
         };
         if self.debug {
             out::send(&fmt::info_string(&format!("go: {limits:?}")));
@@ -354,7 +376,10 @@ impl Engine {
         let parts = perft::divide(self.game.pos(), depth);
         let mut total = 0;
         for (m, n) in &parts {
-            out::send(&fmt::info_string(&format!("{}: {n}", fmt::uci_move(*m))));
+            out::send(&fmt::info_string(&format!(
+                "{}: {n}",
+                fmt::uci_move(*m, self.game.castling())
+            )));
             total += n;
         }
         if depth == 0 {
@@ -390,21 +415,23 @@ fn spawn_worker(control: Arc<SearchControl>) -> (Sender<Request>, Receiver<()>, 
         .name("search".to_string())
         .stack_size(64 * 1024 * 1024)
         .spawn(move || {
-            let mut searcher = Searcher::new(Arc::clone(&control));
+            let mut pool = SearchPool::new(Arc::clone(&control));
             for request in inbox {
                 match request {
                     Request::Go(job) => {
-                        let outcome = searcher.run(*job);
+                        let castling = job.game.castling();
+                        let outcome = pool.run(*job);
                         // Under `go infinite` / `go ponder` the answer waits for stop/ponderhit.
                         while control.must_wait() {
                             thread::sleep(Duration::from_millis(1));
                         }
-                        out::send(&fmt::bestmove(outcome.best, outcome.ponder));
+                        out::send(&fmt::bestmove(outcome.best, outcome.ponder, castling));
                         if done.send(()).is_err() {
                             break;
                         }
                     }
-                    Request::NewGame => searcher.clear(),
+                    Request::NewGame => pool.clear(),
+                    Request::Threads(n) => pool.set_threads(n),
                 }
             }
         })

@@ -34,6 +34,14 @@ pub fn repeats(history: &[u64], key: u64, halfmoves: u32) -> bool {
         .any(|back| history[n - back] == key)
 }
 
+/// The castling notation a FEN calls for: Chess960 when its castling rights name rooks that
+/// standard chess cannot castle with (Shredder-FEN or X-FEN letters), standard otherwise.
+pub fn castling_mode_of(fen: &str) -> CastlingMode {
+    fen.parse::<Fen>().map_or(CastlingMode::Standard, |f| {
+        CastlingMode::detect(f.as_setup())
+    })
+}
+
 /// Flaws in a FEN that Pivot repairs (with a warning) rather than rejects. Too much material
 /// (more than 16 pieces or 8 pawns a side, more promoted pieces than missing pawns) is
 /// rejected: such a position can hold more moves than a legal one, so no move list is sized
@@ -48,6 +56,8 @@ pub struct Game {
     key: u64,
     /// Keys of the positions before the current one, oldest first.
     history: Vec<u64>,
+    /// How castling is written: `e1g1` (standard) or king-takes-rook `e1h1` (Chess960).
+    castling: CastlingMode,
 }
 
 impl Default for Game {
@@ -62,18 +72,39 @@ impl Game {
             key: key_of(&pos),
             pos,
             history: Vec::new(),
+            castling: CastlingMode::Standard,
         }
     }
 
-    /// Parses a FEN (four to six fields). Returns the game and warnings about flaws that were
-    /// repaired (stale castling rights, an impossible en-passant square, ...), or an error.
+    /// The start position, with castling written in `mode`.
+    pub fn start(mode: CastlingMode) -> Game {
+        Game::default().with_castling(mode)
+    }
+
+    /// The same game with castling written (and FENs read) in `mode`.
+    pub fn with_castling(mut self, mode: CastlingMode) -> Game {
+        self.castling = mode;
+        self
+    }
+
+    /// Parses a standard-chess FEN; see [`Game::from_fen_in`].
     #[allow(clippy::result_large_err)]
     pub fn from_fen(fen: &str) -> Result<(Game, Vec<String>), String> {
+        Game::from_fen_in(fen, CastlingMode::Standard)
+    }
+
+    /// Parses a FEN (four to six fields) for standard chess or, with `CastlingMode::Chess960`,
+    /// for Chess960 (castling rights as `KQkq`, X-FEN or Shredder-FEN file letters). Returns
+    /// the game and warnings about flaws that were repaired (stale castling rights, an
+    /// impossible en-passant square, ...), or an error.
+    #[allow(clippy::result_large_err)]
+    pub fn from_fen_in(fen: &str, mode: CastlingMode) -> Result<(Game, Vec<String>), String> {
         let parsed: Fen = fen
             .parse()
             .map_err(|e| format!("invalid FEN '{fen}': {e}"))?;
-        match parsed.into_position::<Chess>(CastlingMode::Standard) {
-            Ok(pos) => Ok((Game::from_position(pos), Vec::new())),
+        let game = |pos| Game::from_position(pos).with_castling(mode);
+        match parsed.into_position::<Chess>(mode) {
+            Ok(pos) => Ok((game(pos), Vec::new())),
             Err(err) => {
                 let kinds = err.kinds();
                 if !(kinds - REPAIRABLE).is_empty() {
@@ -85,7 +116,7 @@ impl Game {
                     .or_else(|e| e.ignore_invalid_ep_square())
                     .or_else(|e| e.ignore_impossible_check())
                     .map_err(|e| format!("invalid FEN '{fen}': {e}"))?;
-                Ok((Game::from_position(pos), vec![warning]))
+                Ok((game(pos), vec![warning]))
             }
         }
     }
@@ -122,6 +153,10 @@ impl Game {
 
     pub fn history(&self) -> &[u64] {
         &self.history
+    }
+
+    pub fn castling(&self) -> CastlingMode {
+        self.castling
     }
 
     pub fn fen(&self) -> String {

@@ -132,7 +132,7 @@ fn main() {
         Some(Cmd::Perft { depth, fen }) => {
             let game = match fen {
                 None => Game::default(),
-                Some(fen) => match Game::from_fen(&fen) {
+                Some(fen) => match Game::from_fen_in(&fen, pivot::game::castling_mode_of(&fen)) {
                     Ok((game, warnings)) => {
                         for w in warnings {
                             eprintln!("warning: {w}");
@@ -148,7 +148,7 @@ fn main() {
             let started = Instant::now();
             let parts = perft::divide(game.pos(), depth);
             for (m, n) in &parts {
-                println!("{}: {n}", uci_move(*m));
+                println!("{}: {n}", uci_move(*m, game.castling()));
             }
             let total: u64 = if depth == 0 {
                 1

@@ -4,6 +4,14 @@
 pub const HASH_DEFAULT: usize = 16;
 pub const HASH_MIN: usize = 1;
 pub const HASH_MAX: usize = 65_536;
+/// Search threads (Lazy SMP).
+pub const THREADS_DEFAULT: usize = 1;
+pub const THREADS_MIN: usize = 1;
+pub const THREADS_MAX: usize = 256;
+/// Number of best root moves reported, each with its own line.
+pub const MULTIPV_DEFAULT: usize = 1;
+pub const MULTIPV_MIN: usize = 1;
+pub const MULTIPV_MAX: usize = 256;
 /// Time kept in reserve per move for GUI and operating-system latency, in ms.
 pub const OVERHEAD_DEFAULT: u64 = 30;
 pub const OVERHEAD_MIN: u64 = 0;
@@ -16,6 +24,10 @@ pub enum OptionChange {
     ClearHash,
     MoveOverhead(u64),
     Ponder(bool),
+    Chess960(bool),
+    MultiPv(usize),
+    ShowWdl(bool),
+    Threads(usize),
 }
 
 /// The `option …` lines sent in reply to `uci`.
@@ -24,9 +36,17 @@ pub fn declarations() -> Vec<String> {
         format!("option name Hash type spin default {HASH_DEFAULT} min {HASH_MIN} max {HASH_MAX}"),
         "option name Clear Hash type button".to_string(),
         format!(
+            "option name Threads type spin default {THREADS_DEFAULT} min {THREADS_MIN} max {THREADS_MAX}"
+        ),
+        format!(
             "option name Move Overhead type spin default {OVERHEAD_DEFAULT} min {OVERHEAD_MIN} max {OVERHEAD_MAX}"
         ),
         "option name Ponder type check default false".to_string(),
+        format!(
+            "option name MultiPV type spin default {MULTIPV_DEFAULT} min {MULTIPV_MIN} max {MULTIPV_MAX}"
+        ),
+        "option name UCI_Chess960 type check default false".to_string(),
+        "option name UCI_ShowWDL type check default false".to_string(),
     ]
 }
 
@@ -65,6 +85,12 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<OptionChange, String> {
             spin("Move Overhead", value, OVERHEAD_MIN, OVERHEAD_MAX).map(OptionChange::MoveOverhead)
         }
         "ponder" => check("Ponder", value).map(OptionChange::Ponder),
+        "threads" => spin("Threads", value, THREADS_MIN as u64, THREADS_MAX as u64)
+            .map(|v| OptionChange::Threads(v as usize)),
+        "multipv" => spin("MultiPV", value, MULTIPV_MIN as u64, MULTIPV_MAX as u64)
+            .map(|v| OptionChange::MultiPv(v as usize)),
+        "uci_showwdl" => check("UCI_ShowWDL", value).map(OptionChange::ShowWdl),
+        "uci_chess960" => check("UCI_Chess960", value).map(OptionChange::Chess960),
         _ => Err(format!("unknown option '{name}'")),
     }
 }
@@ -85,6 +111,10 @@ mod tests {
             Ok(OptionChange::Ponder(true))
         );
         assert_eq!(parse("Clear Hash", None), Ok(OptionChange::ClearHash));
+        assert_eq!(
+            parse("UCI_Chess960", Some("true")),
+            Ok(OptionChange::Chess960(true))
+        );
     }
 
     #[test]
@@ -112,7 +142,12 @@ mod tests {
         );
         assert!(parse("Ponder", Some("yes")).is_err());
         assert!(
-            parse("Threads", Some("2"))
+            parse("Threads", Some("0"))
+                .unwrap_err()
+                .contains("out of range (1 to 256)")
+        );
+        assert!(
+            parse("Contempt", Some("2"))
                 .unwrap_err()
                 .contains("unknown option")
         );

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use shakmaty::{Move, Position};
+use shakmaty::{CastlingMode, Move, Position};
 
 use crate::eval::evaluate;
 use crate::game::{Game, repeats};
@@ -79,7 +79,7 @@ fn replay(root: &Game, pv: &[Move]) -> Result<Replay, usize> {
 
 fn describe(pv: &[Move]) -> String {
     pv.iter()
-        .map(|m| uci_move(*m))
+        .map(|m| uci_move(*m, CastlingMode::Standard))
         .collect::<Vec<_>>()
         .join(" ")
 }

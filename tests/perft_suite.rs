@@ -5,30 +5,10 @@
 use pivot::game::Game;
 use pivot::perft::perft;
 
-/// (FEN, [(depth, nodes)]) for every line of the suite.
+mod common;
+
 fn suite() -> Vec<(String, Vec<(u32, u64)>)> {
-    include_str!("data/perft.epd")
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|line| {
-            let mut parts = line.split(';');
-            let fen = parts.next().unwrap().trim().to_string();
-            let counts = parts
-                .map(|p| {
-                    let mut words = p.split_whitespace();
-                    let depth = words
-                        .next()
-                        .unwrap()
-                        .trim_start_matches('D')
-                        .parse()
-                        .unwrap();
-                    let nodes = words.next().unwrap().parse().unwrap();
-                    (depth, nodes)
-                })
-                .collect();
-            (fen, counts)
-        })
-        .collect()
+    common::perft_lines(include_str!("data/perft.epd"))
 }
 
 fn check(max_depth: u32, every: usize) {

@@ -23,8 +23,12 @@ fn handshake_lists_id_options_and_uciok() {
         &[
             "option name Hash type spin default 16 min 1 max 65536",
             "option name Clear Hash type button",
+            "option name Threads type spin default 1 min 1 max 256",
             "option name Move Overhead type spin default 30 min 0 max 5000",
             "option name Ponder type check default false",
+            "option name MultiPV type spin default 1 min 1 max 256",
+            "option name UCI_Chess960 type check default false",
+            "option name UCI_ShowWDL type check default false",
             "uciok",
         ]
     );

@@ -1,6 +1,7 @@
 //! Static evaluation: tapered PeSTO material and piece-square tables, from the side to move.
 
 mod pesto;
+pub mod wdl;
 
 use shakmaty::{Chess, Color, Position, Role, Square};
 
@@ -16,6 +17,17 @@ fn table_index(color: Color, sq: Square) -> usize {
         Color::White => sq.to_usize() ^ 56,
         Color::Black => sq.to_usize(),
     }
+}
+
+/// The game phase: 24 with every knight, bishop, rook and queen on the board, 0 with none
+/// (knights and bishops count 1, rooks 2, queens 4; capped at 24).
+pub fn phase(pos: &Chess) -> i32 {
+    let board = pos.board();
+    Role::ALL
+        .iter()
+        .map(|&role| PHASE_WEIGHT[role as usize - 1] * board.by_role(role).count() as i32)
+        .sum::<i32>()
+        .min(FULL_PHASE)
 }
 
 /// Evaluates `pos` in centipawns from the point of view of the side to move.

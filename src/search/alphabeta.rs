@@ -27,18 +27,21 @@ impl Searcher {
         let root = self.root.clone();
         let root_key = self.root_key;
         self.keys.push(root_key);
+        // Under MultiPV, the moves of the lines already found at this depth stand before
+        // `first` and are left out.
+        let first = self.pv_index;
         let follow = self.prev_pv.first().copied().filter(|_| self.follow_pv);
         // Search the previous iteration's best move first.
-        if let Some(first) = follow
-            && let Some(i) = self.root_moves.iter().position(|r| r.mv == first)
+        if let Some(lead) = follow
+            && let Some(i) = self.root_moves[first..].iter().position(|r| r.mv == lead)
         {
-            self.root_moves[..=i].rotate_right(1);
+            self.root_moves[first..=first + i].rotate_right(1);
         }
         let mut best = -INFINITY;
-        for i in 0..self.root_moves.len() {
+        for i in first..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             if self.report == Report::Uci && self.elapsed() >= CURRMOVE_AFTER {
-                out::send(&fmt::currmove(depth, m, i + 1));
+                out::send(&fmt::currmove(depth, m, i + 1, self.castling));
             }
             let mut child = root.clone();
             child.play_unchecked(m);
@@ -49,7 +52,7 @@ impl Searcher {
             let search = |s: &mut Searcher, lo: i32, hi: i32, pv: bool| {
                 -s.negamax(&child, child_key, depth - 1, -hi, -lo, 1, pv, follows)
             };
-            let score = if i == 0 {
+            let score = if i == first {
                 search(self, alpha, beta, true)
             } else {
                 let s = search(self, alpha, alpha + 1, false);
@@ -70,13 +73,14 @@ impl Searcher {
                 self.pv.update(0, m);
                 self.root_best = score;
                 // The new best move leads the next iteration.
-                self.root_moves[..=i].rotate_right(1);
+                self.root_moves[first..=i].rotate_right(1);
                 if score >= beta {
                     break;
                 }
                 alpha = score;
                 // The root PV changed: a new best move, or a new line for the first one.
-                if i > 0 || self.pv.row(0) != self.last.pv.as_slice() {
+                // (MultiPV lines go out together once the depth is complete.)
+                if self.multipv == 1 && (i > 0 || self.pv.row(0) != self.last.pv.as_slice()) {
                     let line: Vec<Move> = self.pv.row(0).to_vec();
                     self.send_info(depth, score, None, &line);
                 }
@@ -84,8 +88,8 @@ impl Searcher {
         }
         self.keys.pop();
         // The rest by effort spent, most first: a stable sort keeps the best move in front.
-        if self.root_moves.len() > 2 {
-            self.root_moves[1..].sort_by_key(|r| std::cmp::Reverse(r.nodes));
+        if self.root_moves.len() > first + 2 {
+            self.root_moves[first + 1..].sort_by_key(|r| std::cmp::Reverse(r.nodes));
         }
         best
     }

@@ -11,15 +11,16 @@ pub mod params;
 pub mod pv;
 mod qsearch;
 pub mod score;
+pub mod threads;
 pub mod time;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 
-use crate::eval::evaluate;
+use crate::eval::{evaluate, wdl};
 use crate::game::Game;
 use crate::out;
 use crate::tt::{Bound, PackedMove, TranspositionTable};
@@ -74,6 +75,10 @@ pub struct Limits {
     pub ponder: bool,
     /// Restricts the root moves; empty means all.
     pub searchmoves: Vec<Move>,
+    /// How many best root moves to report, each with its own line (`MultiPV`; 0 counts as 1).
+    pub multipv: usize,
+    /// Add `wdl w d l` to each `info` line (`UCI_ShowWDL`).
+    pub show_wdl: bool,
 }
 
 /// One search request.
@@ -128,6 +133,11 @@ struct RootMove {
 
 pub struct Searcher {
     control: Arc<SearchControl>,
+    /// Nodes searched by the helper threads of the current search (Lazy SMP): helpers add to
+    /// it, the main searcher reports its own nodes plus these. Zero with one thread.
+    pool_nodes: Arc<AtomicU64>,
+    /// A helper searches silently, without time limits, until its control is stopped.
+    helper: bool,
     /// The job's table during a search, `idle_tt` (one slot) between searches.
     tt: Arc<TranspositionTable>,
     idle_tt: Arc<TranspositionTable>,
@@ -139,6 +149,8 @@ pub struct Searcher {
     keys: Vec<u64>,
     root: Chess,
     root_key: u64,
+    /// How the game being searched writes castling moves.
+    castling: CastlingMode,
     root_moves: Vec<RootMove>,
     nodes: u64,
     seldepth: usize,
@@ -161,6 +173,15 @@ pub struct Searcher {
     follow_pv: bool,
     /// Score of the best root move completed in the current iteration.
     root_best: i32,
+    /// MultiPV: how many lines, the line being searched (its root move stands at that index of
+    /// `root_moves`, the moves of the better lines before it), and the last complete depth's
+    /// lines, best first.
+    multipv: usize,
+    /// `UCI_ShowWDL`, and the root's game phase for the model.
+    show_wdl: bool,
+    root_phase: i32,
+    pv_index: usize,
+    prev_lines: Vec<PvLine>,
     /// Whether the move leading to the node at `ply + 1` was a null move.
     null_move: [bool; MAX_PLY],
     /// Late-move reductions by remaining depth and move index.
@@ -183,6 +204,8 @@ impl Searcher {
         let idle_tt = Arc::new(TranspositionTable::new(0).expect("a one-slot table"));
         Searcher {
             control,
+            pool_nodes: Arc::new(AtomicU64::new(0)),
+            helper: false,
             tt: Arc::clone(&idle_tt),
             idle_tt,
             pv: PvTable::new(),
@@ -191,6 +214,7 @@ impl Searcher {
             keys: Vec::with_capacity(1024),
             root: Chess::default(),
             root_key: 0,
+            castling: CastlingMode::Standard,
             root_moves: Vec::with_capacity(256),
             nodes: 0,
             seldepth: 0,
@@ -206,9 +230,29 @@ impl Searcher {
             lines: Vec::new(),
             follow_pv: true,
             root_best: -INFINITY,
+            multipv: 1,
+            show_wdl: false,
+            root_phase: 0,
+            pv_index: 0,
+            prev_lines: Vec::new(),
             null_move: [false; MAX_PLY],
             lmr: Box::new(lmr_table()),
         }
+    }
+
+    /// A searcher for a helper thread of a Lazy SMP pool: it adds its nodes to `pool_nodes`.
+    pub fn new_helper(control: Arc<SearchControl>, pool_nodes: Arc<AtomicU64>) -> Searcher {
+        Searcher {
+            pool_nodes,
+            helper: true,
+            ..Searcher::new(control)
+        }
+    }
+
+    /// The main searcher of a pool: its reports include the helpers' `pool_nodes`.
+    pub fn with_pool_nodes(mut self, pool_nodes: Arc<AtomicU64>) -> Searcher {
+        self.pool_nodes = pool_nodes;
+        self
     }
 
     /// Forgets everything learnt from earlier searches (`ucinewgame`).
@@ -254,22 +298,32 @@ impl Searcher {
         let mut completed = 0;
         for depth in 1..=max_depth {
             let nodes_before = self.nodes;
-            let s = self.aspiration(depth, score);
-            if self.stopped {
-                break;
-            }
+            let s = if self.multipv > 1 {
+                match self.search_lines(depth) {
+                    Some(s) => s,
+                    None => break,
+                }
+            } else {
+                let s = self.aspiration(depth, score);
+                if self.stopped {
+                    break;
+                }
+                s
+            };
             // Every root move ended in a draw by rule without a node searched: deeper
             // iterations cannot change anything and would only flood the GUI with lines (an
             // explicit `go depth` is still searched to its depth).
             let settled = self.nodes == nodes_before && job.limits.depth.is_none();
             score = s;
             completed = depth;
-            let line: Vec<Move> = self.pv.row(0).to_vec();
-            if !self.is_reported(depth, score, &line) {
-                self.send_info(depth, score, None, &line);
+            if self.multipv == 1 {
+                let line: Vec<Move> = self.pv.row(0).to_vec();
+                if !self.is_reported(depth, score, &line) {
+                    self.send_info(depth, score, None, &line);
+                }
+                self.prev_pv.clear();
+                self.prev_pv.extend_from_slice(&line);
             }
-            self.prev_pv.clear();
-            self.prev_pv.extend_from_slice(&line);
             if settled || self.done_after_iteration(&job.limits, depth, score) {
                 break;
             }
@@ -294,10 +348,14 @@ impl Searcher {
     /// Resets per-search state and builds the root move list.
     fn prepare(&mut self, job: &Job) {
         self.tt = Arc::clone(&job.tt);
-        self.tt.new_search();
+        // One new age per search, however many threads share the table.
+        if !self.helper {
+            self.tt.new_search();
+        }
         self.heur.clear_killers();
         self.root = job.game.pos().clone();
         self.root_key = job.game.key();
+        self.castling = job.game.castling();
         self.keys.clear();
         self.keys.extend_from_slice(job.game.history());
         self.prev_pv.clear();
@@ -309,6 +367,11 @@ impl Searcher {
         self.last_exact = PvLine::default();
         self.lines.clear();
         self.node_limit = job.limits.nodes.unwrap_or(u64::MAX);
+        self.multipv = job.limits.multipv.max(1);
+        self.show_wdl = job.limits.show_wdl;
+        self.root_phase = crate::eval::phase(&self.root);
+        self.pv_index = 0;
+        self.prev_lines.clear();
         self.started = Instant::now();
         self.clock_started = self.started;
         self.was_pondering = job.limits.ponder;
@@ -342,6 +405,56 @@ impl Searcher {
         }
     }
 
+    /// MultiPV: searches one depth line by line, each line over the root moves not taken by the
+    /// better lines, then sends the lines together, best first. Returns the best score, or
+    /// `None` if stopped before every line was complete (the previous depth's lines stand).
+    fn search_lines(&mut self, depth: i32) -> Option<i32> {
+        let count = self.multipv.min(self.root_moves.len());
+        let mut lines: Vec<PvLine> = Vec::with_capacity(count);
+        for k in 0..count {
+            self.pv_index = k;
+            let prev = self.prev_lines.get(k);
+            let prev_score = prev.map_or(0, |l| l.score);
+            self.prev_pv.clear();
+            if let Some(line) = prev {
+                self.prev_pv.extend_from_slice(&line.pv);
+            }
+            let score = self.aspiration(depth, prev_score);
+            if self.stopped {
+                self.pv_index = 0;
+                return None;
+            }
+            lines.push(PvLine {
+                depth,
+                score,
+                bound: None,
+                pv: self.pv.row(0).to_vec(),
+            });
+        }
+        self.pv_index = 0;
+        // Best first (a stable sort keeps search order among equal scores), and the root
+        // moves in the same order for the next depth.
+        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+        let ordered: Vec<RootMove> = lines
+            .iter()
+            .filter_map(|l| {
+                self.root_moves[..count]
+                    .iter()
+                    .find(|r| l.pv.first() == Some(&r.mv))
+                    .copied()
+            })
+            .collect();
+        if ordered.len() == count {
+            self.root_moves[..count].copy_from_slice(&ordered);
+        }
+        for (k, line) in lines.iter().enumerate() {
+            self.send_line(k + 1, line.depth, line.score, None, &line.pv);
+        }
+        let best = lines[0].score;
+        self.prev_lines = lines;
+        Some(best)
+    }
+
     /// Searches one depth, widening the window around `prev` until the score falls inside.
     fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
         let mut delta = ASPIRATION_DELTA;
@@ -357,14 +470,18 @@ impl Searcher {
             }
             if score <= alpha {
                 // Fail low: no move reached alpha, so the line shown stays the last one.
-                let line = self.last_exact.pv.clone();
-                self.send_info(depth, score, Some(Bound::Upper), &line);
+                if self.multipv == 1 {
+                    let line = self.last_exact.pv.clone();
+                    self.send_info(depth, score, Some(Bound::Upper), &line);
+                }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
             } else if score >= beta {
                 // Fail high: the move that failed high leads; search it first next time.
                 let line: Vec<Move> = self.pv.row(0).to_vec();
-                self.send_info(depth, score, Some(Bound::Lower), &line);
+                if self.multipv == 1 {
+                    self.send_info(depth, score, Some(Bound::Lower), &line);
+                }
                 self.prev_pv.clear();
                 self.prev_pv.extend_from_slice(&line);
                 beta = (score + delta).min(INFINITY);
@@ -420,6 +537,9 @@ impl Searcher {
         }
         self.nodes += 1;
         if self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            if self.helper {
+                self.pool_nodes.fetch_add(CHECK_INTERVAL, Ordering::Relaxed);
+            }
             if self.control.stopped() {
                 self.stopped = true;
             } else if let Some(t) = self.time
@@ -434,6 +554,15 @@ impl Searcher {
         self.stopped
     }
 
+    /// Nodes of this search on every thread (as far as the helpers have reported them).
+    fn total_nodes(&self) -> u64 {
+        if self.helper {
+            self.nodes
+        } else {
+            self.nodes + self.pool_nodes.load(Ordering::Relaxed)
+        }
+    }
+
     fn elapsed(&self) -> Duration {
         self.started.elapsed()
     }
@@ -443,28 +572,48 @@ impl Searcher {
         r.depth == depth && r.score == score && r.bound.is_none() && r.pv == line
     }
 
-    /// Sends an `info … pv` line (or keeps or drops it, per [`Report`]) and remembers it.
+    /// Sends the first (or only) `info … pv` line; see [`Searcher::send_line`].
     fn send_info(&mut self, depth: i32, score: i32, bound: Option<Bound>, line: &[Move]) {
-        self.last.depth = depth;
-        self.last.score = score;
-        self.last.bound = bound;
-        self.last.pv.clear();
-        self.last.pv.extend_from_slice(line);
-        if bound.is_none() {
-            self.last_exact.clone_from(&self.last);
+        self.send_line(1, depth, score, bound, line);
+    }
+
+    /// Sends `info … multipv <k> … pv` (or keeps or drops it, per [`Report`]); line 1 is
+    /// remembered, as `bestmove` and `ponder` come from it.
+    fn send_line(
+        &mut self,
+        multipv: usize,
+        depth: i32,
+        score: i32,
+        bound: Option<Bound>,
+        line: &[Move],
+    ) {
+        let entry = PvLine {
+            depth,
+            score,
+            bound,
+            pv: line.to_vec(),
+        };
+        if multipv == 1 {
+            if bound.is_none() {
+                self.last_exact.clone_from(&entry);
+            }
+            self.last.clone_from(&entry);
         }
         match self.report {
             Report::Uci => out::send(&fmt::info(&fmt::Info {
+                multipv,
                 depth,
                 seldepth: self.seldepth.max(depth.max(0) as usize),
                 score,
                 bound,
-                nodes: self.nodes,
+                nodes: self.total_nodes(),
                 elapsed: self.elapsed(),
                 hashfull: self.tt.hashfull(),
                 pv: line,
+                castling: self.castling,
+                wdl: self.show_wdl.then(|| wdl::wdl(score, self.root_phase)),
             })),
-            Report::Collect => self.lines.push(self.last.clone()),
+            Report::Collect => self.lines.push(entry),
             Report::Silent => {}
         }
     }

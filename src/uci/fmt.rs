@@ -8,9 +8,10 @@ use shakmaty::{CastlingMode, Move};
 use crate::search::score::mate_in_moves;
 use crate::tt::Bound;
 
-/// A move in UCI long algebraic notation (`e2e4`, `e7e8q`, castling as `e1g1`).
-pub fn uci_move(m: Move) -> String {
-    m.to_uci(CastlingMode::Standard).to_string()
+/// A move in UCI long algebraic notation (`e2e4`, `e7e8q`); castling as `e1g1` in standard
+/// chess and as king-takes-rook (`e1h1`) in Chess960.
+pub fn uci_move(m: Move, castling: CastlingMode) -> String {
+    m.to_uci(castling).to_string()
 }
 
 /// `cp <x>` or `mate <n>` (moves; negative when the side to move is mated).
@@ -23,6 +24,7 @@ pub fn score(score: i32) -> String {
 
 /// The fields of one `info … pv` line.
 pub struct Info<'a> {
+    pub multipv: usize,
     pub depth: i32,
     pub seldepth: usize,
     pub score: i32,
@@ -31,17 +33,24 @@ pub struct Info<'a> {
     pub elapsed: Duration,
     pub hashfull: u32,
     pub pv: &'a [Move],
+    pub castling: CastlingMode,
+    /// `wdl <win> <draw> <loss>` per mille, sent after the score when `UCI_ShowWDL` is on.
+    pub wdl: Option<(u32, u32, u32)>,
 }
 
 pub fn info(i: &Info) -> String {
     let ms = i.elapsed.as_millis() as u64;
     let nps = i.nodes.saturating_mul(1000) / ms.max(1);
     let mut line = format!(
-        "info depth {} seldepth {} multipv 1 score {}",
+        "info depth {} seldepth {} multipv {} score {}",
         i.depth,
         i.seldepth,
+        i.multipv,
         score(i.score)
     );
+    if let Some((w, d, l)) = i.wdl {
+        let _ = write!(line, " wdl {w} {d} {l}");
+    }
     match i.bound {
         Some(Bound::Lower) => line.push_str(" lowerbound"),
         Some(Bound::Upper) => line.push_str(" upperbound"),
@@ -56,25 +65,29 @@ pub fn info(i: &Info) -> String {
         line.push_str(" pv");
         for m in i.pv {
             line.push(' ');
-            line.push_str(&uci_move(*m));
+            line.push_str(&uci_move(*m, i.castling));
         }
     }
     line
 }
 
 /// `info depth <d> currmove <m> currmovenumber <n>`.
-pub fn currmove(depth: i32, m: Move, number: usize) -> String {
+pub fn currmove(depth: i32, m: Move, number: usize, castling: CastlingMode) -> String {
     format!(
         "info depth {depth} currmove {} currmovenumber {number}",
-        uci_move(m)
+        uci_move(m, castling)
     )
 }
 
 /// `bestmove <m> [ponder <m>]`, or `bestmove 0000` when there is no legal move.
-pub fn bestmove(best: Option<Move>, ponder: Option<Move>) -> String {
+pub fn bestmove(best: Option<Move>, ponder: Option<Move>, castling: CastlingMode) -> String {
     match (best, ponder) {
-        (Some(b), Some(p)) => format!("bestmove {} ponder {}", uci_move(b), uci_move(p)),
-        (Some(b), None) => format!("bestmove {}", uci_move(b)),
+        (Some(b), Some(p)) => format!(
+            "bestmove {} ponder {}",
+            uci_move(b, castling),
+            uci_move(p, castling)
+        ),
+        (Some(b), None) => format!("bestmove {}", uci_move(b, castling)),
         (None, _) => "bestmove 0000".to_string(),
     }
 }
@@ -116,6 +129,7 @@ mod tests {
         let pos = Chess::default();
         let moves = pos.legal_moves();
         let line = info(&Info {
+            multipv: 1,
             depth: 3,
             seldepth: 5,
             score: 20,
@@ -124,12 +138,14 @@ mod tests {
             elapsed: Duration::from_millis(4),
             hashfull: 1,
             pv: &moves[..1],
+            castling: CastlingMode::Standard,
+            wdl: None,
         });
         assert_eq!(
             line,
             format!(
                 "info depth 3 seldepth 5 multipv 1 score cp 20 lowerbound nodes 2000 nps 500000 hashfull 1 time 4 pv {}",
-                uci_move(moves[0])
+                uci_move(moves[0], CastlingMode::Standard)
             )
         );
     }
@@ -137,6 +153,30 @@ mod tests {
     #[test]
     fn info_strings_stay_on_one_line() {
         assert_eq!(info_string("a\nb\r"), "info string a b ");
-        assert_eq!(bestmove(None, None), "bestmove 0000");
+        assert_eq!(
+            bestmove(None, None, CastlingMode::Standard),
+            "bestmove 0000"
+        );
+    }
+
+    #[test]
+    fn castling_is_written_for_the_mode() {
+        let pos: Chess = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let castles: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.is_castle())
+            .collect();
+        let text = |mode| {
+            let mut t: Vec<String> = castles.iter().map(|m| uci_move(*m, mode)).collect();
+            t.sort();
+            t
+        };
+        assert_eq!(text(CastlingMode::Standard), ["e1c1", "e1g1"]);
+        assert_eq!(text(CastlingMode::Chess960), ["e1a1", "e1h1"]);
     }
 }

@@ -189,3 +189,28 @@ pub fn last_pv_line(lines: &[String]) -> Option<&String> {
         .rev()
         .find(|l| l.starts_with("info") && l.contains(" pv "))
 }
+
+/// (FEN, [(depth, nodes)]) for every line of a perft EPD (`FEN ;D1 20 ;D2 400 …`).
+pub fn perft_lines(text: &str) -> Vec<(String, Vec<(u32, u64)>)> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let mut parts = line.split(';');
+            let fen = parts.next().unwrap().trim().to_string();
+            let counts = parts
+                .map(|p| {
+                    let mut words = p.split_whitespace();
+                    let depth = words
+                        .next()
+                        .unwrap()
+                        .trim_start_matches('D')
+                        .parse()
+                        .unwrap();
+                    let nodes = words.next().unwrap().parse().unwrap();
+                    (depth, nodes)
+                })
+                .collect();
+            (fen, counts)
+        })
+        .collect()
+}

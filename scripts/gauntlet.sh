@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Gauntlet: Pivot (built from this checkout) against a list of engines from engines.json, one
+# match per opponent, then a table of score and Elo difference (with its 95% error) per
+# opponent. With --csv FILE the table is also written as CSV (scripts/plot_gauntlet.py draws it).
+#
+# Usage: scripts/gauntlet.sh [options] ENGINE...
+#   ENGINE             names from engines.json (e.g. glaurung toga2 ethereal stockfish-2000)
+#   -o, --openings F   opening file, .epd or .pgn (default: tests/data/8moves_v3_first1000.epd)
+#   -t, --tc TC        time control in cutechess-cli form (default: 10+0.1)
+#   -g, --games N      games per opponent, in colour-swapped pairs (default: 100)
+#   -c, --concurrency N  games played at once (default: 2)
+#   --csv FILE         also write opponent,games,score,elo,error rows to FILE
+#   -- ARGS            extra arguments for cutechess-cli (adjudication, say)
+#
+# Needs cutechess-cli on PATH. Run from anywhere.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+openings="$root/tests/data/8moves_v3_first1000.epd"
+tc="10+0.1"
+games=100
+concurrency=2
+csv=""
+extra=()
+opponents=()
+
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -o|--openings) openings=$2; shift 2 ;;
+    -t|--tc) tc=$2; shift 2 ;;
+    -g|--games) games=$2; shift 2 ;;
+    -c|--concurrency) concurrency=$2; shift 2 ;;
+    --csv) csv=$2; shift 2 ;;
+    --) shift; extra=("$@"); break ;;
+    -h|--help) usage 0 ;;
+    -*) echo "gauntlet.sh: unknown option '$1'" >&2; usage 2 ;;
+    *) opponents+=("$1"); shift ;;
+  esac
+done
+[ ${#opponents[@]} -gt 0 ] || usage 2
+if ! command -v cutechess-cli >/dev/null 2>&1; then
+  echo "gauntlet.sh: cutechess-cli is not on PATH. Build it from https://github.com/cutechess/cutechess" >&2
+  exit 127
+fi
+for name in "${opponents[@]}"; do
+  grep -q "\"name\": \"$name\"" "$root/engines.json" || { echo "gauntlet.sh: '$name' is not in engines.json" >&2; exit 2; }
+done
+case "$openings" in *.pgn) format=pgn ;; *) format=epd ;; esac
+(cd "$root" && cargo build --release --quiet)
+
+rounds=$(( (games + 1) / 2 ))
+results=$(mktemp)
+trap 'rm -f "$results"' EXIT
+echo "Pivot gauntlet: ${opponents[*]}; $((rounds * 2)) games each at $tc, concurrency $concurrency"
+for name in "${opponents[@]}"; do
+  log=$(cd "$root" && cutechess-cli -engine conf=pivot -engine "conf=$name" \
+      -each "tc=$tc" timemargin=0 \
+      -openings "file=$openings" "format=$format" order=random plies=16 \
+      -repeat -games 2 -rounds "$rounds" -concurrency "$concurrency" \
+      -recover -ratinginterval 0 "${extra[@]}" 2>&1)
+  score=$(echo "$log" | grep -E "^Score of pivot vs" | tail -1)
+  elo=$(echo "$log" | grep -E "^Elo difference" | tail -1)
+  forfeits=$(echo "$log" | grep -cE "loses on time|illegal move|disconnects|connection stalls" || true)
+  echo "  vs $name: ${score#Score of pivot vs $name: }; $elo; forfeits/illegal/stalls/crashes: $forfeits"
+  # "Score of pivot vs x: W - L - D  [0.550] N" and "Elo difference: 34.9 +/- 64.1, LOS: ..."
+  echo "$name $(echo "$score" | sed -E 's/.*\[([0-9.]+)\] ([0-9]+).*/\2 \1/') $(echo "$elo" | sed -E 's/Elo difference: (-?[0-9.inf]+) \+\/- ([0-9.nan]+).*/\1 \2/')" >> "$results"
+done
+echo
+printf '%-16s %6s %7s %9s %8s\n' opponent games score elo "±95%"
+while read -r name n sc elo err; do
+  printf '%-16s %6s %7s %9s %8s\n' "$name" "$n" "$sc" "$elo" "$err"
+done < "$results"
+if [ -n "$csv" ]; then
+  { echo "opponent,games,score,elo,error"; tr ' ' ',' < "$results"; } > "$csv"
+  echo "written: $csv"
+fi

@@ -1,0 +1,229 @@
+//! Options beyond the basic protocol, through the real binary: MultiPV, UCI_Chess960,
+//! UCI_ShowWDL and Threads.
+
+mod common;
+
+use common::{Pivot, bestmove_of, field, pv_is_legal, pv_of};
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position};
+
+fn chess960(fen: &str) -> Chess {
+    fen.parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Chess960)
+        .unwrap()
+}
+
+/// The `info … pv` lines of the last completed depth, by `multipv` index.
+fn lines_at_depth(lines: &[String], depth: &str) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| l.contains(" pv ") && field(l, "depth") == Some(depth))
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn multipv_sends_k_lines_per_depth_best_first_with_distinct_moves() {
+    let mut p = Pivot::start();
+    p.send("setoption name MultiPV value 4");
+    p.send("position startpos moves e2e4 e7e5");
+    p.send("go depth 6");
+    let lines = p.read_until("bestmove");
+    let start = common::position("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    for depth in 1..=6 {
+        let at = lines_at_depth(&lines, &depth.to_string());
+        assert_eq!(at.len(), 4, "depth {depth}: {at:#?}");
+        let index: Vec<&str> = at.iter().map(|l| field(l, "multipv").unwrap()).collect();
+        assert_eq!(index, ["1", "2", "3", "4"]);
+        let scores: Vec<i32> = at
+            .iter()
+            .map(|l| field(l, "cp").unwrap().parse().unwrap())
+            .collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+        let mut firsts: Vec<String> = at.iter().map(|l| pv_of(l)[0].clone()).collect();
+        for l in &at {
+            pv_is_legal(&start, &pv_of(l)).unwrap();
+        }
+        firsts.sort();
+        firsts.dedup();
+        assert_eq!(firsts.len(), 4, "{at:#?}");
+    }
+    let (best, _) = bestmove_of(lines.last().unwrap());
+    assert_eq!(pv_of(&lines_at_depth(&lines, "6")[0])[0], best);
+}
+
+#[test]
+fn multipv_beyond_the_legal_moves_reports_every_move() {
+    let mut p = Pivot::start();
+    p.send("setoption name MultiPV value 256");
+    p.send("position fen k7/8/1K6/8/8/8/8/7R b - - 0 1");
+    p.send("go depth 3");
+    let lines = p.read_until("bestmove");
+    assert_eq!(lines_at_depth(&lines, "3").len(), 1, "{lines:#?}");
+    p.send("position fen 7k/8/6K1/8/8/8/Q7/8 w - - 0 1");
+    p.send("go depth 2");
+    let lines = p.read_until("bestmove");
+    assert_eq!(lines_at_depth(&lines, "2").len(), 27, "{lines:#?}");
+}
+
+#[test]
+fn multipv_one_is_the_single_line_search() {
+    let mut p = Pivot::start();
+    p.send("go depth 7");
+    let one = p.read_until("bestmove");
+    p.send("ucinewgame");
+    p.send("setoption name MultiPV value 1");
+    p.send("go depth 7");
+    let again = p.read_until("bestmove");
+    let strip = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .filter(|l| l.contains(" pv "))
+            .map(|l| format!("{} {}", field(l, "score").unwrap(), pv_of(l).join(" ")))
+            .collect()
+    };
+    assert!(
+        one.iter()
+            .all(|l| !l.contains(" pv ") || l.contains("multipv 1 "))
+    );
+    assert_eq!(strip(&one), strip(&again));
+}
+
+#[test]
+fn chess960_castling_is_king_takes_rook_both_ways() {
+    let mut p = Pivot::start();
+    p.send("setoption name UCI_Chess960 value true");
+    // King on b1, rooks on a1 and e1: castling queen-side is b1a1, king-side b1e1.
+    let fen = "rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w KQkq - 0 1";
+    p.send(&format!("position fen {fen} moves b1a1"));
+    p.send("d");
+    let lines = p.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string Fen: rk2r3/pppppppp/8/8/8/8/PPPPPPPP/2KRR3 b ")),
+        "{lines:#?}"
+    );
+    // Searching must send castling as king-takes-rook, and every PV must be legal.
+    let open = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    p.send(&format!("position fen {open}"));
+    p.send("go depth 3 searchmoves e1h1 e1a1");
+    let lines = p.read_until("bestmove");
+    let (best, _) = bestmove_of(lines.last().unwrap());
+    assert!(best == "e1h1" || best == "e1a1", "{best}");
+    let pos = chess960(open);
+    for l in lines.iter().filter(|l| l.contains(" pv ")) {
+        let pv = pv_of(l);
+        let mut b = pos.clone();
+        for text in &pv {
+            let m = text
+                .parse::<UciMove>()
+                .unwrap()
+                .to_move(&b)
+                .unwrap_or_else(|_| panic!("{text} illegal in {l}"));
+            if m.is_castle() {
+                assert!(text == "e1h1" || text == "e1a1" || text == "e8h8" || text == "e8a8");
+            }
+            b.play_unchecked(m);
+        }
+    }
+}
+
+#[test]
+fn standard_mode_castles_e1g1_and_reads_shredder_castling_as_960_only_when_asked() {
+    let mut p = Pivot::start();
+    let open = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    p.send(&format!("position fen {open}"));
+    p.send("go depth 2 searchmoves e1g1");
+    let lines = p.read_until("bestmove");
+    assert_eq!(bestmove_of(lines.last().unwrap()).0, "e1g1");
+    // A Chess960 start position in standard mode: its rights cannot be standard ones.
+    let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    p.send(&format!("position fen {fen}"));
+    let lines = p.sync();
+    assert!(
+        lines[0].starts_with("info string warning: ") && lines[0].contains("castling"),
+        "{lines:?}"
+    );
+    p.send("setoption name UCI_Chess960 value true");
+    p.send(&format!("position fen {fen}"));
+    assert_eq!(p.sync(), Vec::<String>::new());
+    p.send("go perft 4");
+    let lines = p.sync();
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("info string perft 4 nodes 326672 "),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn show_wdl_adds_win_draw_loss_that_sum_to_a_thousand() {
+    let mut p = Pivot::start();
+    p.send("setoption name UCI_ShowWDL value true");
+    p.send("go depth 5");
+    let lines = p.read_until("bestmove");
+    let pv_lines: Vec<&String> = lines.iter().filter(|l| l.contains(" pv ")).collect();
+    assert!(!pv_lines.is_empty());
+    for l in pv_lines {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "wdl").expect(l);
+        let sum: u32 = words[at + 1..at + 4]
+            .iter()
+            .map(|w| w.parse::<u32>().unwrap())
+            .sum();
+        assert_eq!(sum, 1000, "{l}");
+        assert!(words[at - 3] == "score", "wdl must follow the score: {l}");
+    }
+    p.send("position fen 7k/8/6K1/8/8/8/Q7/8 w - - 0 1");
+    p.send("go depth 3");
+    let lines = p.read_until("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("score mate 1 wdl 1000 0 0")),
+        "{lines:#?}"
+    );
+    p.send("setoption name UCI_ShowWDL value false");
+    p.send("go depth 2");
+    let lines = p.read_until("bestmove");
+    assert!(lines.iter().all(|l| !l.contains(" wdl ")));
+}
+
+#[test]
+fn threads_search_gives_legal_lines_and_one_bestmove() {
+    let mut p = Pivot::start();
+    p.send("setoption name Threads value 2");
+    for (fen, go) in [
+        (
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "go depth 8",
+        ),
+        ("7k/8/6K1/8/8/8/Q7/8 w - - 0 1", "go depth 5"),
+        (
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "go movetime 300",
+        ),
+    ] {
+        p.send(&format!("position fen {fen}"));
+        p.send(go);
+        let lines = p.read_until("bestmove");
+        let start = common::position(fen);
+        for l in lines.iter().filter(|l| l.contains(" pv ")) {
+            pv_is_legal(&start, &pv_of(l)).unwrap();
+        }
+        let (best, _) = bestmove_of(lines.last().unwrap());
+        pv_is_legal(&start, &[best]).unwrap();
+    }
+    p.send("go infinite");
+    p.send("stop");
+    assert_eq!(common::bestmoves(&p.read_until("bestmove")), 1);
+    p.send("setoption name Threads value 1");
+    p.send("go depth 3");
+    p.read_until("bestmove");
+    assert_eq!(p.sync(), Vec::<String>::new());
+}
