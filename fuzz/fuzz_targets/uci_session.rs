@@ -6,8 +6,9 @@
 //! engine for the next input.
 //!
 //! Only what is merely slow is held back: `bench`, `go perft` deeper than 3, Hash sizes above
-//! 32 MB (which are valid, and allocated in full), and searches longer than 64 nodes (every
-//! `go` gets `nodes` capped at 64; its other limits and its ponder/infinite waiting stay).
+//! 32 MB (which are valid, and allocated in full), more than 4 threads, and searches longer
+//! than 64 nodes (every `go` gets `nodes` capped at 64; its other limits and its
+//! ponder/infinite waiting stay).
 #![no_main]
 
 use std::sync::Mutex;
@@ -24,10 +25,15 @@ fn too_slow(command: &Command) -> bool {
     match command {
         Command::Bench(_) => true,
         Command::Perft(depth) => *depth > 3,
-        Command::SetOption { name, value } => matches!(
-            options::parse(name, value.as_deref()),
-            Ok(OptionChange::Hash(mb)) if mb > 32
-        ),
+        Command::SetOption { name, value } => {
+            matches!(
+                options::parse(name, value.as_deref()),
+                Ok(OptionChange::Hash(mb)) if mb > 32
+            ) || matches!(
+                options::parse(name, value.as_deref()),
+                Ok(OptionChange::Threads(n)) if n > 4
+            )
+        }
         _ => false,
     }
 }
@@ -39,6 +45,10 @@ const RESET: &[&str] = &[
     "setoption name Hash value 1",
     "setoption name Move Overhead value 30",
     "setoption name Ponder value false",
+    "setoption name Threads value 1",
+    "setoption name MultiPV value 1",
+    "setoption name UCI_Chess960 value false",
+    "setoption name UCI_ShowWDL value false",
     "ucinewgame",
     "position startpos",
 ];
