@@ -5,9 +5,9 @@ Usage: scripts/uci_stress.py [--rounds N] [--seed S] [--engine CMD]
 
 Each round sends one of: `position` (random legal game prefix, sometimes a FEN from the test
 data), `go` with random limits followed at a random moment by `stop` (or nothing), `isready`,
-`ucinewgame`, `setoption name Hash value …`. Some positions end the search at once or reach
-the maximum depth quickly (bare kings, a mate in one, checkmate, stalemate, a single legal
-move, a fifty-move draw). It checks that every `go` gets exactly one `bestmove`, that every
+`ucinewgame`, `setoption` of Hash, MultiPV, Threads or UCI_ShowWDL (MultiPV sometimes out of
+range). Some positions end the search at once or reach the maximum depth quickly (bare kings,
+a mate in one, checkmate, stalemate, a single legal move, a fifty-move draw). It checks that every `go` gets exactly one `bestmove`, that every
 `bestmove` is legal in the position it was searched from (or 0000 when there is none), that
 `go infinite` and `go ponder` send no `bestmove` before `stop` (waiting up to 0.3 s first, and
 sometimes asking `isready` meanwhile), that every `isready` gets `readyok`, and that the process
@@ -199,7 +199,12 @@ def main():
         elif action == "newgame":
             engine.send("ucinewgame")
         else:
-            engine.send(f"setoption name Hash value {rng.choice([1, 2, 16, 64])}")
+            engine.send(rng.choice([
+                f"setoption name Hash value {rng.choice([1, 2, 16, 64])}",
+                f"setoption name MultiPV value {rng.choice([1, 1, 3, 300 if rng.random() < 0.1 else 2])}",
+                f"setoption name Threads value {rng.choice([1, 1, 2, 3])}",
+                f"setoption name UCI_ShowWDL value {rng.choice(['true', 'false'])}",
+            ]))
     engine.send("isready")
     engine.expect("readyok")
     alive = engine.proc.poll() is None
