@@ -2,11 +2,11 @@
 //! python_chess_session.py) and an xboard-protocol game through PolyGlot. Each test is skipped,
 //! with a message saying what to install, when its client is missing.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-use std::sync::mpsc::channel;
-use std::time::Duration;
+mod common;
 
+use std::process::{Command, Stdio};
+
+use common::Pivot;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 
@@ -60,74 +60,42 @@ fn xboard_game_through_polyglot() {
         eprintln!("skipped: polyglot is missing (apt-get install polyglot)");
         return;
     };
-    let mut child = Command::new(&polyglot)
-        .args(["-noini", "-ec", PIVOT, "-log", "false"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start polyglot");
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut send = |line: &str| {
-        writeln!(stdin, "{line}").unwrap();
-        stdin.flush().unwrap();
-    };
-    let mut seen: Vec<String> = Vec::new();
-    let wait_for = |prefix: &str, seen: &mut Vec<String>| -> String {
-        loop {
-            let line = rx
-                .recv_timeout(Duration::from_secs(60))
-                .unwrap_or_else(|_| panic!("no '{prefix}' from polyglot; got {seen:#?}"));
-            seen.push(line.clone());
-            assert!(
-                !line.contains("Illegal") && !line.starts_with("Error"),
-                "{line}; {seen:#?}"
-            );
-            if line.starts_with(prefix) {
-                return line;
-            }
-        }
-    };
-    send("xboard");
-    send("protover 2");
-    let done = loop {
-        let line = wait_for("feature", &mut seen);
+    let mut p = Pivot::start_program(&polyglot, &["-noini", "-ec", PIVOT, "-log", "false"]);
+    p.send("xboard");
+    p.send("protover 2");
+    loop {
+        let line = p.read_until("feature").pop().unwrap();
         if line.contains("done=1") {
-            break line;
+            break;
         }
-    };
-    assert!(done.contains("done=1"));
+    }
     assert!(
-        seen.iter().any(|l| l.contains("myname=")),
-        "no engine name announced: {seen:#?}"
+        p.seen.iter().any(|l| l.contains("myname=")),
+        "no engine name announced: {:#?}",
+        p.seen
     );
-    send("new");
-    send("st 1");
-    send("sd 4");
+    p.send("new");
+    p.send("st 1");
+    p.send("sd 4");
     let mut pos = Chess::default();
     for _ in 0..8 {
-        send("go");
-        let line = wait_for("move ", &mut seen);
+        p.send("go");
+        let line = p.read_until("move ").pop().unwrap();
         let text = line.trim_start_matches("move ").trim();
         let m = text
             .parse::<UciMove>()
             .ok()
             .and_then(|u| u.to_move(&pos).ok())
-            .unwrap_or_else(|| panic!("illegal move '{text}' in {seen:#?}"));
+            .unwrap_or_else(|| panic!("illegal move '{text}' in {:#?}", p.seen));
         pos.play_unchecked(m);
-        send("force");
+        p.send("force");
     }
-    send("quit");
-    let status = child.wait().unwrap();
-    assert!(status.success() || status.code().is_some(), "{status:?}");
+    let complaints: Vec<&String> = p
+        .seen
+        .iter()
+        .filter(|l| l.contains("Illegal") || l.starts_with("Error"))
+        .collect();
+    assert!(complaints.is_empty(), "{complaints:?}");
+    p.send("quit");
+    assert!(p.wait_exit().is_some());
 }

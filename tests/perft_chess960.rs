@@ -14,16 +14,8 @@ fn suite() -> Vec<(String, Vec<(u32, u64)>)> {
 }
 
 fn check(max_depth: u32, every: usize) {
-    let suite = suite();
-    assert_eq!(suite.len(), 960);
-    for (fen, counts) in suite.iter().step_by(every) {
-        let (game, warnings) =
-            Game::from_fen_in(fen, CastlingMode::Chess960).unwrap_or_else(|e| panic!("{e}"));
-        assert!(warnings.is_empty(), "{fen}: {warnings:?}");
-        for &(depth, nodes) in counts.iter().filter(|(d, _)| *d <= max_depth) {
-            assert_eq!(perft(game.pos(), depth), nodes, "{fen} depth {depth}");
-        }
-    }
+    let text = include_str!("data/perft_chess960.epd");
+    common::check_perft(text, 960, CastlingMode::Chess960, max_depth, every);
 }
 
 #[test]

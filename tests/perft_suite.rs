@@ -2,24 +2,13 @@
 //! Kiwipete and the en-passant, promotion and castling traps). The default run checks depth 3
 //! for all and depth 4 for every fifth position; `--ignored` checks depth 5 for all.
 
-use pivot::game::Game;
-use pivot::perft::perft;
+use shakmaty::CastlingMode;
 
 mod common;
 
-fn suite() -> Vec<(String, Vec<(u32, u64)>)> {
-    common::perft_lines(include_str!("data/perft.epd"))
-}
-
 fn check(max_depth: u32, every: usize) {
-    let suite = suite();
-    assert_eq!(suite.len(), 126);
-    for (fen, counts) in suite.iter().step_by(every) {
-        let (game, _) = Game::from_fen(fen).unwrap_or_else(|e| panic!("{e}"));
-        for &(depth, nodes) in counts.iter().filter(|(d, _)| *d <= max_depth) {
-            assert_eq!(perft(game.pos(), depth), nodes, "{fen} depth {depth}");
-        }
-    }
+    let text = include_str!("data/perft.epd");
+    common::check_perft(text, 126, CastlingMode::Standard, max_depth, every);
 }
 
 #[test]

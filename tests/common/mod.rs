@@ -28,7 +28,12 @@ impl Pivot {
     }
 
     pub fn start_with(args: &[&str]) -> Pivot {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pivot"))
+        Self::start_program(env!("CARGO_BIN_EXE_pivot"), args)
+    }
+
+    /// Any program driven the same way (a client such as PolyGlot in front of Pivot).
+    pub fn start_program(program: &str, args: &[&str]) -> Pivot {
+        let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -213,4 +218,27 @@ pub fn perft_lines(text: &str) -> Vec<(String, Vec<(u32, u64)>)> {
             (fen, counts)
         })
         .collect()
+}
+
+/// Checks perft counts up to `max_depth` for every `every`-th line of a perft EPD read with
+/// [`perft_lines`], its FENs read in `mode`; the suite must have `expected_len` lines.
+pub fn check_perft(
+    text: &str,
+    expected_len: usize,
+    mode: CastlingMode,
+    max_depth: u32,
+    every: usize,
+) {
+    let suite = perft_lines(text);
+    assert_eq!(suite.len(), expected_len);
+    for (fen, counts) in suite.iter().step_by(every) {
+        let (game, _) = pivot::game::Game::from_fen_in(fen, mode).unwrap_or_else(|e| panic!("{e}"));
+        for &(depth, nodes) in counts.iter().filter(|(d, _)| *d <= max_depth) {
+            assert_eq!(
+                pivot::perft::perft(game.pos(), depth),
+                nodes,
+                "{fen} depth {depth}"
+            );
+        }
+    }
 }
