@@ -227,3 +227,46 @@ fn threads_search_gives_legal_lines_and_one_bestmove() {
     p.read_until("bestmove");
     assert_eq!(p.sync(), Vec::<String>::new());
 }
+
+/// Pondering as a GUI does it: `go ponder` on the position after the expected reply; a
+/// `ponderhit` turns it into a timed search that ends by itself; after a wrong guess, `stop`
+/// returns a (legal) `bestmove` for the pondered position, and the real `go` follows.
+#[test]
+fn ponder_hit_continues_on_the_clock_and_a_miss_is_stopped() {
+    let mut p = Pivot::start();
+    p.send("setoption name Ponder value true");
+    p.send("position startpos moves e2e4");
+    p.send("go wtime 2000 btime 2000 winc 20 binc 20");
+    let lines = p.read_until("bestmove");
+    let (best, ponder) = bestmove_of(lines.last().unwrap());
+    let ponder = ponder.expect("a ponder move");
+    // Hit: ponder on the expected reply, then the opponent plays it.
+    p.send(&format!("position startpos moves e2e4 {best} {ponder}"));
+    p.send("go ponder wtime 2000 btime 2000 winc 20 binc 20");
+    let early = p.drain_for(std::time::Duration::from_millis(200));
+    assert_eq!(common::bestmoves(&early), 0, "{early:?}");
+    p.send("ponderhit");
+    let lines = p.read_until("bestmove");
+    let after = format!("e2e4 {best} {ponder}");
+    let mut pos = Chess::default();
+    for text in after.split_whitespace() {
+        let m = text.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        pos.play_unchecked(m);
+    }
+    let (reply, _) = bestmove_of(lines.last().unwrap());
+    pv_is_legal(&pos, &[reply.clone()]).unwrap();
+    // Miss: ponder, then the opponent plays something else: stop, then the real search.
+    p.send(&format!(
+        "position startpos moves e2e4 {best} {ponder} {reply}"
+    ));
+    p.send("go ponder wtime 2000 btime 2000");
+    p.send("stop");
+    let stopped = p.read_until("bestmove");
+    assert_eq!(common::bestmoves(&stopped), 1);
+    p.send(&format!("position startpos moves e2e4 {best} {ponder}"));
+    p.send("go wtime 2000 btime 2000");
+    let lines = p.read_until("bestmove");
+    let (real, _) = bestmove_of(lines.last().unwrap());
+    pv_is_legal(&pos, &[real]).unwrap();
+    assert_eq!(p.sync(), Vec::<String>::new());
+}
