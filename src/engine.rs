@@ -20,6 +20,7 @@ use crate::perft;
 use crate::search::threads::SearchPool;
 use crate::search::time::Clock;
 use crate::search::{Job, Limits, Report, SearchControl};
+use crate::tb::{Tablebases, TbSettings};
 use crate::tt::TranspositionTable;
 use crate::uci::{Command, GoParams, fmt, parse};
 
@@ -47,6 +48,8 @@ pub struct Engine {
     chess960: bool,
     multipv: usize,
     show_wdl: bool,
+    tb: Option<Arc<Tablebases>>,
+    tb_settings: TbSettings,
     debug: bool,
     control: Arc<SearchControl>,
     requests: Option<Sender<Request>>,
@@ -77,6 +80,8 @@ impl Engine {
             chess960: false,
             multipv: options::MULTIPV_DEFAULT,
             show_wdl: false,
+            tb: None,
+            tb_settings: TbSettings::default(),
             debug: false,
             control,
             requests: Some(requests),
@@ -212,6 +217,10 @@ impl Engine {
             Ok(OptionChange::MultiPv(n)) => self.multipv = n,
             Ok(OptionChange::Threads(n)) => self.send_request(Request::Threads(n)),
             Ok(OptionChange::ShowWdl(on)) => self.show_wdl = on,
+            Ok(OptionChange::SyzygyPath(path)) => self.load_tablebases(&path),
+            Ok(OptionChange::SyzygyProbeDepth(d)) => self.tb_settings.probe_depth = d,
+            Ok(OptionChange::Syzygy50MoveRule(on)) => self.tb_settings.rule50 = on,
+            Ok(OptionChange::SyzygyProbeLimit(n)) => self.tb_settings.probe_limit = n,
             Ok(OptionChange::Chess960(on)) => {
                 self.chess960 = on;
                 self.game = std::mem::take(&mut self.game).with_castling(self.castling_mode());
@@ -241,6 +250,25 @@ impl Engine {
                     .expect("a one-megabyte table");
                 self.tt = Arc::new(fallback);
             }
+        }
+    }
+
+    /// Loads the Syzygy tables of `path` (empty: none) and says what was found.
+    fn load_tablebases(&mut self, path: &str) {
+        self.tb = None;
+        if path.is_empty() {
+            return;
+        }
+        match Tablebases::open(path) {
+            Ok(tables) => {
+                out::send(&fmt::info_string(&format!(
+                    "Syzygy: {} table files, up to {} pieces, in '{path}'",
+                    tables.files(),
+                    tables.max_pieces()
+                )));
+                self.tb = Some(Arc::new(tables));
+            }
+            Err(e) => out::send(&fmt::error(&format!("{e}; no tablebases in use"))),
         }
     }
 
@@ -315,6 +343,8 @@ impl Engine {
             searchmoves,
             multipv: self.multipv,
             show_wdl: self.show_wdl,
+            tb: self.tb.clone(),
+            tb_settings: self.tb_settings,
         };
         if self.debug {
             out::send(&fmt::info_string(&format!("go: {limits:?}")));

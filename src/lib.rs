@@ -10,5 +10,6 @@ pub mod out;
 pub mod perft;
 pub mod pvcheck;
 pub mod search;
+pub mod tb;
 pub mod tt;
 pub mod uci;

@@ -28,6 +28,11 @@ pub enum OptionChange {
     MultiPv(usize),
     ShowWdl(bool),
     Threads(usize),
+    /// Directories of Syzygy tables; empty means none.
+    SyzygyPath(String),
+    SyzygyProbeDepth(i32),
+    Syzygy50MoveRule(bool),
+    SyzygyProbeLimit(usize),
 }
 
 /// The `option …` lines sent in reply to `uci`.
@@ -47,6 +52,10 @@ pub fn declarations() -> Vec<String> {
         ),
         "option name UCI_Chess960 type check default false".to_string(),
         "option name UCI_ShowWDL type check default false".to_string(),
+        "option name SyzygyPath type string default <empty>".to_string(),
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100".to_string(),
+        "option name Syzygy50MoveRule type check default true".to_string(),
+        "option name SyzygyProbeLimit type spin default 7 min 0 max 7".to_string(),
     ]
 }
 
@@ -89,6 +98,18 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<OptionChange, String> {
             .map(|v| OptionChange::Threads(v as usize)),
         "multipv" => spin("MultiPV", value, MULTIPV_MIN as u64, MULTIPV_MAX as u64)
             .map(|v| OptionChange::MultiPv(v as usize)),
+        "syzygypath" => Ok(OptionChange::SyzygyPath(
+            value
+                .map(str::trim)
+                .filter(|v| *v != "<empty>")
+                .unwrap_or("")
+                .to_string(),
+        )),
+        "syzygyprobedepth" => spin("SyzygyProbeDepth", value, 1, 100)
+            .map(|v| OptionChange::SyzygyProbeDepth(v as i32)),
+        "syzygy50moverule" => check("Syzygy50MoveRule", value).map(OptionChange::Syzygy50MoveRule),
+        "syzygyprobelimit" => spin("SyzygyProbeLimit", value, 0, 7)
+            .map(|v| OptionChange::SyzygyProbeLimit(v as usize)),
         "uci_showwdl" => check("UCI_ShowWDL", value).map(OptionChange::ShowWdl),
         "uci_chess960" => check("UCI_Chess960", value).map(OptionChange::Chess960),
         _ => Err(format!("unknown option '{name}'")),

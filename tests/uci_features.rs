@@ -254,7 +254,7 @@ fn ponder_hit_continues_on_the_clock_and_a_miss_is_stopped() {
         pos.play_unchecked(m);
     }
     let (reply, _) = bestmove_of(lines.last().unwrap());
-    pv_is_legal(&pos, &[reply.clone()]).unwrap();
+    pv_is_legal(&pos, std::slice::from_ref(&reply)).unwrap();
     // Miss: ponder, then the opponent plays something else: stop, then the real search.
     p.send(&format!(
         "position startpos moves e2e4 {best} {ponder} {reply}"

@@ -13,6 +13,7 @@ use super::{CURRMOVE_AFTER, Report, Searcher};
 use crate::eval::evaluate;
 use crate::game::{key_after, key_of, repeats};
 use crate::out;
+use crate::tb;
 use crate::tt::{Bound, PackedMove, score_from_tt, score_to_tt};
 use crate::uci::fmt;
 
@@ -148,6 +149,41 @@ impl Searcher {
             };
             if usable {
                 return s;
+            }
+        }
+
+        // Tablebases, right after a capture or pawn move (where the WDL tables are exact). PV
+        // nodes are searched on, so that the PV stays a full line of real moves.
+        if !pv_node
+            && depth >= self.tb_settings.probe_depth
+            && pos.halfmoves() == 0
+            && let Some(tables) = &self.tb
+            && tables.covers(pos, self.tb_settings.probe_limit)
+            && let Some(wdl) = tables.probe_wdl(pos)
+        {
+            self.tbhits += 1;
+            let score = tb::score(wdl, ply, self.tb_settings.rule50);
+            let bound = if score > DRAW + 1 {
+                Bound::Lower
+            } else if score < DRAW - 1 {
+                Bound::Upper
+            } else {
+                Bound::Exact
+            };
+            let cuts = match bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cuts {
+                self.tt.store(
+                    key,
+                    PackedMove::NONE,
+                    score_to_tt(score, ply),
+                    (depth + 6).min(MAX_PLY as i32),
+                    bound,
+                );
+                return score;
             }
         }
 

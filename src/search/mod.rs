@@ -23,6 +23,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 use crate::eval::{evaluate, wdl};
 use crate::game::Game;
 use crate::out;
+use crate::tb::{Tablebases, TbSettings};
 use crate::tt::{Bound, PackedMove, TranspositionTable};
 use crate::uci::fmt;
 use ordering::{Heuristics, MAX_MOVES, pick_next};
@@ -79,6 +80,9 @@ pub struct Limits {
     pub multipv: usize,
     /// Add `wdl w d l` to each `info` line (`UCI_ShowWDL`).
     pub show_wdl: bool,
+    /// Syzygy tables, if loaded, and how to use them.
+    pub tb: Option<Arc<Tablebases>>,
+    pub tb_settings: TbSettings,
 }
 
 /// One search request.
@@ -177,6 +181,10 @@ pub struct Searcher {
     /// `root_moves`, the moves of the better lines before it), and the last complete depth's
     /// lines, best first.
     multipv: usize,
+    /// Syzygy tables for this search, their settings, and the probes that found an entry.
+    tb: Option<Arc<Tablebases>>,
+    tb_settings: TbSettings,
+    tbhits: u64,
     /// `UCI_ShowWDL`, and the root's game phase for the model.
     show_wdl: bool,
     root_phase: i32,
@@ -231,6 +239,9 @@ impl Searcher {
             follow_pv: true,
             root_best: -INFINITY,
             multipv: 1,
+            tb: None,
+            tb_settings: TbSettings::default(),
+            tbhits: 0,
             show_wdl: false,
             root_phase: 0,
             pv_index: 0,
@@ -369,6 +380,9 @@ impl Searcher {
         self.node_limit = job.limits.nodes.unwrap_or(u64::MAX);
         self.multipv = job.limits.multipv.max(1);
         self.show_wdl = job.limits.show_wdl;
+        self.tb = job.limits.tb.clone();
+        self.tb_settings = job.limits.tb_settings;
+        self.tbhits = 0;
         self.root_phase = crate::eval::phase(&self.root);
         self.pv_index = 0;
         self.prev_lines.clear();
@@ -389,6 +403,18 @@ impl Searcher {
         let mut moves = self.root.legal_moves();
         if !job.limits.searchmoves.is_empty() {
             moves.retain(|m| job.limits.searchmoves.contains(m));
+        }
+        // In tablebase territory only the moves that keep the tablebase result are searched.
+        if let Some(tables) = &self.tb
+            && tables.covers(&self.root, self.tb_settings.probe_limit)
+            && let Some((keep, _)) = tables.root_moves(&self.root, self.tb_settings.rule50)
+        {
+            self.tbhits += 1;
+            let restricted: Vec<Move> =
+                moves.iter().copied().filter(|m| keep.contains(m)).collect();
+            if !restricted.is_empty() {
+                moves.retain(|m| restricted.contains(m));
+            }
         }
         let tt_move = self
             .tt
@@ -610,6 +636,7 @@ impl Searcher {
                 elapsed: self.elapsed(),
                 hashfull: self.tt.hashfull(),
                 pv: line,
+                tbhits: self.tb.as_ref().map(|_| self.tbhits),
                 castling: self.castling,
                 wdl: self.show_wdl.then(|| wdl::wdl(score, self.root_phase)),
             })),

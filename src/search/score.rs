@@ -6,6 +6,8 @@ pub const MATE: i32 = 30_000;
 pub const INFINITY: i32 = 31_000;
 /// Scores at or beyond this magnitude are mate scores.
 pub const MATE_BOUND: i32 = MATE - crate::search::pv::MAX_PLY as i32;
+/// A tablebase win at the root; `TB_WIN - ply` at `ply`. Above any evaluation, below any mate.
+pub const TB_WIN: i32 = 20_000;
 /// Score of a drawn position.
 pub const DRAW: i32 = 0;
 

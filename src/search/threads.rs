@@ -70,6 +70,8 @@ impl SearchPool {
         let limits = Limits {
             depth: job.limits.depth,
             searchmoves: job.limits.searchmoves.clone(),
+            tb: job.limits.tb.clone(),
+            tb_settings: job.limits.tb_settings,
             ..Limits::default()
         };
         let main = &mut self.main;

@@ -33,6 +33,8 @@ pub struct Info<'a> {
     pub elapsed: Duration,
     pub hashfull: u32,
     pub pv: &'a [Move],
+    /// Tablebase probes that found an entry; `None` when no tables are loaded.
+    pub tbhits: Option<u64>,
     pub castling: CastlingMode,
     /// `wdl <win> <draw> <loss>` per mille, sent after the score when `UCI_ShowWDL` is on.
     pub wdl: Option<(u32, u32, u32)>,
@@ -58,9 +60,13 @@ pub fn info(i: &Info) -> String {
     }
     let _ = write!(
         line,
-        " nodes {} nps {} hashfull {} time {}",
-        i.nodes, nps, i.hashfull, ms
+        " nodes {} nps {} hashfull {}",
+        i.nodes, nps, i.hashfull
     );
+    if let Some(hits) = i.tbhits {
+        let _ = write!(line, " tbhits {hits}");
+    }
+    let _ = write!(line, " time {ms}");
     if !i.pv.is_empty() {
         line.push_str(" pv");
         for m in i.pv {
@@ -138,6 +144,7 @@ mod tests {
             elapsed: Duration::from_millis(4),
             hashfull: 1,
             pv: &moves[..1],
+            tbhits: None,
             castling: CastlingMode::Standard,
             wdl: None,
         });
