@@ -49,6 +49,10 @@ const RESET: &[&str] = &[
     "setoption name MultiPV value 1",
     "setoption name UCI_Chess960 value false",
     "setoption name UCI_ShowWDL value false",
+    "setoption name SyzygyPath value <empty>",
+    "setoption name SyzygyProbeDepth value 1",
+    "setoption name Syzygy50MoveRule value true",
+    "setoption name SyzygyProbeLimit value 7",
     "ucinewgame",
     "position startpos",
 ];
