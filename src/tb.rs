@@ -2,7 +2,6 @@
 //! search, and at the root a filter that keeps only the moves that hold the tablebase result.
 
 use std::fmt;
-use std::path::Path;
 
 use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::{AmbiguousWdl, Tablebase, Wdl};
@@ -63,11 +62,6 @@ impl Tablebases {
             return Err(format!("no Syzygy tables found in '{paths}'"));
         }
         Ok(Tablebases { tables, files })
-    }
-
-    /// Opens a single directory (for tests and tools).
-    pub fn open_dir(dir: &Path) -> Result<Tablebases, String> {
-        Tablebases::open(&dir.to_string_lossy())
     }
 
     pub fn files(&self) -> usize {

@@ -410,10 +410,8 @@ impl Searcher {
             && let Some((keep, _)) = tables.root_moves(&self.root, self.tb_settings.rule50)
         {
             self.tbhits += 1;
-            let restricted: Vec<Move> =
-                moves.iter().copied().filter(|m| keep.contains(m)).collect();
-            if !restricted.is_empty() {
-                moves.retain(|m| restricted.contains(m));
+            if moves.iter().any(|m| keep.contains(m)) {
+                moves.retain(|m| keep.contains(m));
             }
         }
         let tt_move = self

@@ -48,10 +48,6 @@ impl SearchPool {
         }
     }
 
-    pub fn threads(&self) -> usize {
-        1 + self.helpers.len()
-    }
-
     /// Forgets everything learnt from earlier searches, on every thread (`ucinewgame`).
     pub fn clear(&mut self) {
         self.main.clear();
@@ -100,10 +96,5 @@ impl SearchPool {
             helper_control.stop.store(true, Ordering::Relaxed);
             outcome
         })
-    }
-
-    /// The main searcher (for settings such as follow-PV and for collected lines).
-    pub fn main(&mut self) -> &mut Searcher {
-        &mut self.main
     }
 }
