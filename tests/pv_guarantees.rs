@@ -59,7 +59,7 @@ fn mates_in_one_to_five_are_announced_exactly_and_their_pvs_mate() {
             .parse()
             .unwrap();
         let game = parse_epd_position(line).unwrap();
-        let depth = (2 * expected.unsigned_abs() + 2).min(10);
+        let depth = (2 * expected.unsigned_abs() + 6).min(12);
         let lines = bench.lines(&game, depth);
         audit.add(line, &game, &lines);
         let last = lines.iter().rev().find(|l| l.bound.is_none()).unwrap();

@@ -4,11 +4,12 @@ use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use super::ordering::{MAX_MOVES, is_plain_quiet, pick_next};
 use super::params::{
-    LMR_MIN_DEPTH, LMR_MIN_INDEX, LMR_MIN_INDEX_PV, NULL_MOVE_BASE_REDUCTION,
-    NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MIN_DEPTH,
+    FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_MIN_DEPTH,
+    LMR_MIN_INDEX, LMR_MIN_INDEX_PV, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR,
+    NULL_MOVE_MIN_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
 };
 use super::pv::MAX_PLY;
-use super::score::{DRAW, INFINITY, MATE, MATE_BOUND};
+use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, NO_EVAL};
 use super::{CURRMOVE_AFTER, Report, Searcher};
 use crate::eval::evaluate;
 use crate::game::{key_after, key_of, repeats};
@@ -25,6 +26,7 @@ impl Searcher {
     pub(super) fn search_root(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
         self.pv.clear_row(0);
         self.root_best = -INFINITY;
+        self.evals[0] = NO_EVAL;
         let root = self.root.clone();
         let root_key = self.root_key;
         self.keys.push(root_key);
@@ -187,6 +189,25 @@ impl Searcher {
             }
         }
 
+        // The static evaluation, and whether it rose since our previous move (two plies up;
+        // unknown counts as not improving).
+        let static_eval = if in_check { NO_EVAL } else { evaluate(pos) };
+        self.evals[ply] = static_eval;
+        let improving = !in_check
+            && ply >= 2
+            && self.evals[ply - 2] != NO_EVAL
+            && static_eval > self.evals[ply - 2];
+
+        // Reverse futility pruning: far enough above beta, a quiet position keeps its margin.
+        if !pv_node
+            && !in_check
+            && depth <= RFP_MAX_DEPTH
+            && beta.abs() < MATE_BOUND
+            && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+        {
+            return static_eval;
+        }
+
         // Null-move pruning: if passing still fails high, a real move will too (zugzwang aside,
         // hence only with pieces besides pawns).
         if !pv_node
@@ -195,7 +216,7 @@ impl Searcher {
             && !self.null_move[ply - 1]
             && beta.abs() < MATE_BOUND
             && has_pieces(pos)
-            && evaluate(pos) >= beta
+            && static_eval >= beta
             && let Ok(passed) = pos.clone().swap_turn()
         {
             let r = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
@@ -239,11 +260,27 @@ impl Searcher {
         let mut best_move: Option<Move> = None;
         let mut raised_alpha = false;
         let mut quiets_tried = MoveList::new();
+        // Shallow non-PV nodes out of check may skip quiet moves that cannot matter: past a
+        // move count (late-move pruning), or when even a margin above the static evaluation
+        // stays below alpha (futility pruning).
+        let may_prune = !pv_node && !in_check;
+        let lmp_limit = ((LMP_BASE + depth * depth) / (2 - i32::from(improving))) as usize;
+        let futile = depth <= FUTILITY_MAX_DEPTH
+            && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
         self.keys.push(key);
         for i in 0..moves.len() {
             let m = pick_next(&mut moves, &mut scores, i);
+            let quiet = !m.is_capture() && m.promotion().is_none();
             let mut child = pos.clone();
             child.play_unchecked(m);
+            if may_prune
+                && quiet
+                && best_score > -MATE_BOUND
+                && !child.is_check()
+                && ((depth <= LMP_MAX_DEPTH && quiets_tried.len() >= lmp_limit) || futile)
+            {
+                continue;
+            }
             let child_key = key_after(pos, key, m, &child);
             let child_follow = follow_move == Some(m);
             // Late-move reduction for quiet moves ordered late.
@@ -284,7 +321,6 @@ impl Searcher {
                 self.keys.pop();
                 return 0;
             }
-            let quiet = !m.is_capture() && m.promotion().is_none();
             if score > best_score {
                 best_score = score;
                 best_move = Some(m);

@@ -192,6 +192,8 @@ pub struct Searcher {
     prev_lines: Vec<PvLine>,
     /// Whether the move leading to the node at `ply + 1` was a null move.
     null_move: [bool; MAX_PLY],
+    /// Static evaluation of the node at each ply of the current path (`NO_EVAL` in check).
+    evals: [i32; MAX_PLY],
     /// Late-move reductions by remaining depth and move index.
     lmr: Box<[[i32; 64]; 64]>,
 }
@@ -247,6 +249,7 @@ impl Searcher {
             pv_index: 0,
             prev_lines: Vec::new(),
             null_move: [false; MAX_PLY],
+            evals: [score::NO_EVAL; MAX_PLY],
             lmr: Box::new(lmr_table()),
         }
     }

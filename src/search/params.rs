@@ -17,3 +17,19 @@ pub const LMR_MIN_INDEX: usize = 3;
 pub const LMR_MIN_INDEX_PV: usize = 5;
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
+
+/// Reverse futility pruning: at non-PV nodes of remaining depth up to `RFP_MAX_DEPTH`, a static
+/// evaluation this far above beta per ply (one ply less when not improving) returns at once.
+pub const RFP_MAX_DEPTH: i32 = 7;
+pub const RFP_MARGIN: i32 = 75;
+
+/// Futility pruning: quiet moves at depth up to `FUTILITY_MAX_DEPTH` are skipped when the
+/// static evaluation plus `FUTILITY_BASE + FUTILITY_MARGIN * depth` cannot reach alpha.
+pub const FUTILITY_MAX_DEPTH: i32 = 6;
+pub const FUTILITY_BASE: i32 = 90;
+pub const FUTILITY_MARGIN: i32 = 100;
+
+/// Late-move pruning: at depth up to `LMP_MAX_DEPTH`, quiet moves after the first
+/// `(LMP_BASE + depth²) / (2 − improving)` are skipped.
+pub const LMP_MAX_DEPTH: i32 = 7;
+pub const LMP_BASE: i32 = 3;

@@ -8,6 +8,8 @@ pub const INFINITY: i32 = 31_000;
 pub const MATE_BOUND: i32 = MATE - crate::search::pv::MAX_PLY as i32;
 /// A tablebase win at the root; `TB_WIN - ply` at `ply`. Above any evaluation, below any mate.
 pub const TB_WIN: i32 = 20_000;
+/// Marks a missing static evaluation (the side to move is in check).
+pub const NO_EVAL: i32 = -INFINITY;
 /// Score of a drawn position.
 pub const DRAW: i32 = 0;
 
