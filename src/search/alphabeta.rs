@@ -6,10 +6,11 @@ use super::ordering::{MAX_MOVES, is_plain_quiet, pick_next};
 use super::params::{
     FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_MIN_DEPTH,
     LMR_MIN_INDEX, LMR_MIN_INDEX_PV, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR,
-    NULL_MOVE_MIN_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
+    NULL_MOVE_MIN_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SEE_PRUNE_MARGIN, SEE_PRUNE_MAX_DEPTH,
 };
 use super::pv::MAX_PLY;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, NO_EVAL};
+use super::see::see_ge;
 use super::{CURRMOVE_AFTER, Report, Searcher};
 use crate::eval::evaluate;
 use crate::game::{key_after, key_of, repeats};
@@ -254,7 +255,7 @@ impl Searcher {
         };
         let mut scores = [0i32; MAX_MOVES];
         self.heur
-            .score_moves(&moves, &mut scores, pos.turn(), ply, follow_move, tt_move);
+            .score_moves(pos, &moves, &mut scores, ply, follow_move, tt_move);
 
         let mut best_score = -INFINITY;
         let mut best_move: Option<Move> = None;
@@ -271,6 +272,15 @@ impl Searcher {
         for i in 0..moves.len() {
             let m = pick_next(&mut moves, &mut scores, i);
             let quiet = !m.is_capture() && m.promotion().is_none();
+            // Shallow captures that lose more than a pawn a ply in the exchange are skipped.
+            if may_prune
+                && !quiet
+                && depth <= SEE_PRUNE_MAX_DEPTH
+                && best_score > -MATE_BOUND
+                && !see_ge(pos, m, -SEE_PRUNE_MARGIN * depth)
+            {
+                continue;
+            }
             let mut child = pos.clone();
             child.play_unchecked(m);
             if may_prune

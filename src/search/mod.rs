@@ -11,6 +11,7 @@ pub mod params;
 pub mod pv;
 mod qsearch;
 pub mod score;
+pub mod see;
 pub mod threads;
 pub mod time;
 
@@ -422,9 +423,8 @@ impl Searcher {
             .probe(self.root_key)
             .map_or(PackedMove::NONE, |e| e.mv);
         let mut scores = [0i32; MAX_MOVES];
-        let turn = self.root.turn();
         self.heur
-            .score_moves(&moves, &mut scores, turn, 0, None, tt_move);
+            .score_moves(&self.root, &moves, &mut scores, 0, None, tt_move);
         self.root_moves.clear();
         for i in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, i);

@@ -1,6 +1,9 @@
-//! Move ordering: follow-PV move, TT move, MVV-LVA captures, killers and history for quiets.
+//! Move ordering: follow-PV move, TT move, captures that do not lose material (MVV-LVA),
+//! killers, quiets by history, and last the captures that lose material.
 
-use shakmaty::{Color, Move, MoveList, Role};
+use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
+
+use super::see::see_ge;
 
 use crate::search::pv::MAX_PLY;
 use crate::tt::PackedMove;
@@ -15,6 +18,8 @@ const FIRST_KILLER: i32 = 1_000_002;
 const SECOND_KILLER: i32 = 1_000_001;
 /// History scores stay within ±HISTORY_MAX, below the killers.
 const HISTORY_MAX: i32 = 500_000;
+/// Captures that lose material in the exchange come after every quiet move.
+const BAD_TACTICAL: i32 = -2_000_000;
 
 /// Ordering value of a captured or promoted-to piece, pawn through king.
 fn role_value(role: Role) -> i32 {
@@ -113,14 +118,15 @@ impl Heuristics {
     /// Scores every move of a node for ordering.
     pub fn score_moves(
         &self,
+        pos: &Chess,
         moves: &MoveList,
         scores: &mut [i32],
-        side: Color,
         ply: usize,
         follow: Option<Move>,
         tt_move: PackedMove,
     ) {
         let killers = self.killers[ply];
+        let side = pos.turn();
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
             let m = *m;
             *score = if Some(m) == follow {
@@ -128,7 +134,11 @@ impl Heuristics {
             } else if tt_move.matches(m) {
                 TT_MOVE
             } else if let Some(t) = tactical_score(m) {
-                GOOD_TACTICAL + t
+                if see_ge(pos, m, 0) {
+                    GOOD_TACTICAL + t
+                } else {
+                    BAD_TACTICAL + t
+                }
             } else if killers[0] == Some(m) {
                 FIRST_KILLER
             } else if killers[1] == Some(m) {
@@ -140,8 +150,8 @@ impl Heuristics {
     }
 }
 
-/// Whether an ordering score belongs to a plain quiet move (no PV, TT, tactical or killer
-/// move), the kind late-move reductions apply to.
+/// Whether an ordering score belongs to a plain quiet move or a losing capture (no PV, TT,
+/// good tactical or killer move), the kinds late-move reductions apply to.
 #[inline]
 pub fn is_plain_quiet(score: i32) -> bool {
     score < SECOND_KILLER
@@ -172,7 +182,7 @@ mod tests {
     fn ordered(h: &Heuristics, p: &Chess, follow: Option<Move>, tt: PackedMove) -> Vec<Move> {
         let mut moves = p.legal_moves();
         let mut scores = [0; MAX_MOVES];
-        h.score_moves(&moves, &mut scores, p.turn(), 0, follow, tt);
+        h.score_moves(p, &moves, &mut scores, 0, follow, tt);
         (0..moves.len())
             .map(|i| pick_next(&mut moves, &mut scores, i))
             .collect()

@@ -33,3 +33,8 @@ pub const FUTILITY_MARGIN: i32 = 100;
 /// `(LMP_BASE + depth²) / (2 − improving)` are skipped.
 pub const LMP_MAX_DEPTH: i32 = 7;
 pub const LMP_BASE: i32 = 3;
+
+/// Static-exchange pruning of captures at non-PV nodes of depth up to `SEE_PRUNE_MAX_DEPTH`:
+/// those losing more than `SEE_PRUNE_MARGIN` per ply of depth are skipped.
+pub const SEE_PRUNE_MAX_DEPTH: i32 = 6;
+pub const SEE_PRUNE_MARGIN: i32 = 100;

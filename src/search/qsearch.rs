@@ -1,4 +1,5 @@
-//! Quiescence search: captures and promotions after a stand-pat, all evasions when in check.
+//! Quiescence search: captures and promotions that do not lose material in the exchange,
+//! after a stand-pat; all evasions when in check.
 //! At PV nodes it extends the principal variation in the same triangular table, so a printed
 //! PV ends in a quiet position (or where the side to move chose to stand pat).
 
@@ -9,6 +10,7 @@ use super::alphabeta::insufficient_material;
 use super::ordering::{MAX_MOVES, pick_next, tactical_score};
 use super::pv::MAX_PLY;
 use super::score::{DRAW, INFINITY, MATE};
+use super::see::see_ge;
 use crate::eval::evaluate;
 
 impl Searcher {
@@ -45,7 +47,7 @@ impl Searcher {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            moves.retain(|m| m.is_capture() || m.promotion().is_some());
+            moves.retain(|m| (m.is_capture() || m.promotion().is_some()) && see_ge(pos, *m, 0));
         }
         let mut scores = [0i32; MAX_MOVES];
         for (m, s) in moves.iter().zip(scores.iter_mut()) {
