@@ -3,6 +3,9 @@
 
 Usage: scripts/fit_wdl.py [--engine pivot] GAMES.pgn ...
 
+--engine names the player whose moves give samples: every player whose name starts with it
+(so self-play games between "pivot-a" and "pivot-b" give samples from both sides).
+
 Every move Pivot made carries its score in cutechess-cli's move comment ("{+0.35/12 0.05s}").
 Each becomes one sample: the score s (centipawns, Pivot's point of view, mates left out),
 the game phase m of the position (0 = bare kings and pawns, 24 = all pieces; knights and
@@ -42,8 +45,8 @@ def samples(paths, engine):
                 result = game.headers.get("Result")
                 if result not in ("1-0", "0-1", "1/2-1/2"):
                     continue
-                white = game.headers.get("White") == engine
-                black = game.headers.get("Black") == engine
+                white = game.headers.get("White", "").startswith(engine)
+                black = game.headers.get("Black", "").startswith(engine)
                 if not (white or black):
                     continue
                 board = game.board()

@@ -19,7 +19,7 @@ const A0: f64 = FIT[0];
 const A1: f64 = FIT[1];
 const B0: f64 = FIT[2];
 const B1: f64 = FIT[3];
-const FIT: [f64; 4] = [196.4, -170.2, 129.4, 111.2];
+const FIT: [f64; 4] = [246.6, -208.1, 145.0, -83.0];
 
 /// `(win, draw, loss)` per mille for `score` (side to move) at `phase` (0 to 24); the three
 /// add up to 1000. Mate scores are certain results.
