@@ -78,7 +78,7 @@ cutechess-cli \
   -openings "file=$openings" "format=$format" order=random plies=16 \
   -repeat -games 2 -rounds "$rounds" -concurrency "$concurrency" \
   -sprt "elo0=$elo0" "elo1=$elo1" "alpha=$alpha" "beta=$beta" \
-  -recover -ratinginterval 100 "${extra[@]}" 2>&1 | tee "$log" | grep -E "^(Elo difference|SPRT)" || true
+  -recover -ratinginterval 100 "${extra[@]}" 2>&1 | tee "$log" | grep --line-buffered -E "^(Elo difference|SPRT)" || true
 echo
 echo "Verdict"
 grep -E "^Score of new vs base" "$log" | tail -1

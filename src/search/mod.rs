@@ -31,7 +31,7 @@ use ordering::{Heuristics, MAX_MOVES, pick_next};
 use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, LMR_BASE, LMR_DIVISOR};
 use pv::{MAX_PLY, PvTable};
 use score::{DRAW, INFINITY, MATE, is_mate};
-use time::{Clock, TimeLimits};
+use time::{Clock, Progress, TimeLimits};
 
 /// `currmove` lines are sent only after this much thinking.
 const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
@@ -162,6 +162,10 @@ pub struct Searcher {
     stopped: bool,
     node_limit: u64,
     time: Option<TimeLimits>,
+    /// What the last iteration tells the time manager (used under a game clock).
+    progress: Progress,
+    /// The best move of the last completed iteration.
+    last_best: Option<Move>,
     /// Start of the search (for `time` and `nps`).
     started: Instant,
     /// Start of the time-managed part (reset at `ponderhit`).
@@ -232,6 +236,12 @@ impl Searcher {
             stopped: false,
             node_limit: u64::MAX,
             time: None,
+            progress: Progress {
+                stability: 0,
+                best_share: 0.0,
+                score_drop: 0,
+            },
+            last_best: None,
             started: Instant::now(),
             clock_started: Instant::now(),
             was_pondering: false,
@@ -329,6 +339,7 @@ impl Searcher {
             // iterations cannot change anything and would only flood the GUI with lines (an
             // explicit `go depth` is still searched to its depth).
             let settled = self.nodes == nodes_before && job.limits.depth.is_none();
+            self.note_progress(depth, score, s);
             score = s;
             completed = depth;
             if self.multipv == 1 {
@@ -393,6 +404,8 @@ impl Searcher {
         self.started = Instant::now();
         self.clock_started = self.started;
         self.was_pondering = job.limits.ponder;
+        self.last_best = None;
+        self.progress.stability = 0;
         self.time = if job.limits.infinite {
             None
         } else if let Some(mt) = job.limits.movetime {
@@ -538,10 +551,37 @@ impl Searcher {
         match self.time {
             Some(t) if !self.control.pondering() => {
                 self.note_ponderhit();
-                self.clock_started.elapsed() >= t.soft
+                // Under a game clock, a settled search stops sooner and a troubled one later.
+                let soft =
+                    if limits.clock.is_some() && limits.movetime.is_none() && self.multipv == 1 {
+                        t.soft.mul_f64(time::soft_scale(self.progress)).min(t.hard)
+                    } else {
+                        t.soft
+                    };
+                self.clock_started.elapsed() >= soft
             }
             _ => false,
         }
+    }
+
+    /// Updates what the time manager knows after completing `depth` with `score` (the
+    /// previous depth ended with `prev`).
+    fn note_progress(&mut self, depth: i32, prev: i32, score: i32) {
+        let best = self.pv.row(0).first().copied();
+        let kept = depth > 1 && best.is_some() && best == self.last_best;
+        self.last_best = best;
+        self.progress.stability = if kept { self.progress.stability + 1 } else { 0 };
+        let first = self.pv_index;
+        let total: u64 = self.root_moves[first..].iter().map(|r| r.nodes).sum();
+        self.progress.best_share = match self.root_moves.get(first) {
+            Some(r) if total > 0 && Some(r.mv) == best => r.nodes as f64 / total as f64,
+            _ => 0.0,
+        };
+        self.progress.score_drop = if depth > 1 && !is_mate(prev) && !is_mate(score) {
+            (prev - score).max(0)
+        } else {
+            0
+        };
     }
 
     /// Restarts the time-managed clock once when a ponder search becomes a normal one.

@@ -1,6 +1,9 @@
 //! Time management: turns the clock parameters of `go` into a soft and a hard time limit.
 //!
 //! The soft limit says when not to start another iteration; the hard limit aborts the search.
+//! Under a game clock the soft limit is scaled after each iteration by how settled the search
+//! looks: how long the best move has held, what share of the effort it took, and whether the
+//! score is falling.
 
 use std::time::Duration;
 
@@ -49,6 +52,32 @@ pub fn for_clock(clock: Clock, overhead_ms: u64) -> TimeLimits {
         soft: Duration::from_millis(soft),
         hard: Duration::from_millis(hard),
     }
+}
+
+/// What an iteration tells the time manager.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    /// Completed iterations in a row that ended with the same best move (0 after a change).
+    pub stability: u32,
+    /// The best move's share of the root nodes of the last iteration, 0 to 1.
+    pub best_share: f64,
+    /// How far the score fell since the previous iteration, in centipawns (0 if it rose).
+    pub score_drop: i32,
+}
+
+/// Factor applied to the soft limit: below 1 when the best move has been stable and took most
+/// of the effort, above 1 after a change of mind or a falling score. Between 0.4 and 2.5.
+pub fn soft_scale(p: Progress) -> f64 {
+    let stability = match p.stability {
+        0 => 1.3,
+        1 => 1.1,
+        2 => 1.0,
+        3 => 0.9,
+        _ => 0.8,
+    };
+    let share = (1.6 - p.best_share.clamp(0.0, 1.0)).clamp(0.6, 1.4);
+    let falling = 1.0 + f64::from(p.score_drop.clamp(0, 100)) / 200.0;
+    (stability * share * falling).clamp(0.4, 2.5)
 }
 
 #[cfg(test)]
@@ -149,6 +178,39 @@ mod tests {
             assert!(t.hard >= t.soft, "{t:?}");
         }
         assert_eq!(ms(for_movetime(u64::MAX).hard), u64::MAX - 1);
+    }
+
+    #[test]
+    fn a_settled_search_stops_sooner_and_a_troubled_one_later() {
+        let settled = Progress {
+            stability: 6,
+            best_share: 0.9,
+            score_drop: 0,
+        };
+        let changed = Progress {
+            stability: 0,
+            best_share: 0.3,
+            score_drop: 0,
+        };
+        let falling = Progress {
+            score_drop: 80,
+            ..settled
+        };
+        assert!(soft_scale(settled) < 0.7, "{}", soft_scale(settled));
+        assert!(soft_scale(changed) > 1.4, "{}", soft_scale(changed));
+        assert!(soft_scale(falling) > soft_scale(settled));
+        for stability in 0..10 {
+            for share in [0.0, 0.5, 1.0, -3.0, 7.0] {
+                for drop in [-500, 0, 50, 5000] {
+                    let f = soft_scale(Progress {
+                        stability,
+                        best_share: share,
+                        score_drop: drop,
+                    });
+                    assert!((0.4..=2.5).contains(&f));
+                }
+            }
+        }
     }
 
     #[test]
