@@ -236,11 +236,7 @@ impl Searcher {
             stopped: false,
             node_limit: u64::MAX,
             time: None,
-            progress: Progress {
-                stability: 0,
-                best_share: 0.0,
-                score_drop: 0,
-            },
+            progress: Progress::default(),
             last_best: None,
             started: Instant::now(),
             clock_started: Instant::now(),
@@ -405,7 +401,7 @@ impl Searcher {
         self.clock_started = self.started;
         self.was_pondering = job.limits.ponder;
         self.last_best = None;
-        self.progress.stability = 0;
+        self.progress = Progress::default();
         self.time = if job.limits.infinite {
             None
         } else if let Some(mt) = job.limits.movetime {
@@ -568,7 +564,8 @@ impl Searcher {
     /// previous depth ended with `prev`).
     fn note_progress(&mut self, depth: i32, prev: i32, score: i32) {
         let best = self.pv.row(0).first().copied();
-        let kept = depth > 1 && best.is_some() && best == self.last_best;
+        // `last_best` is reset for each search, so a first iteration never counts as kept.
+        let kept = best.is_some() && best == self.last_best;
         self.last_best = best;
         self.progress.stability = if kept { self.progress.stability + 1 } else { 0 };
         let first = self.pv_index;

@@ -55,7 +55,7 @@ pub fn for_clock(clock: Clock, overhead_ms: u64) -> TimeLimits {
 }
 
 /// What an iteration tells the time manager.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Progress {
     /// Completed iterations in a row that ended with the same best move (0 after a change).
     pub stability: u32,
