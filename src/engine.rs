@@ -141,11 +141,16 @@ impl Engine {
             }
             Command::Display => self.display(),
             Command::Eval => {
-                let cp = evaluate(self.game.pos());
+                let pos = self.game.pos();
+                let cp = evaluate(pos);
                 out::send(&fmt::info_string(&format!(
-                    "eval: tapered PeSTO material and piece-square tables, {} to move",
-                    side_name(self.game.pos().turn())
+                    "eval terms (White minus Black, middlegame/endgame), phase {}/24, {} to move",
+                    crate::eval::phase(pos),
+                    side_name(pos.turn())
                 )));
+                for (name, s) in crate::eval::breakdown(pos) {
+                    out::send(&fmt::info_string(&format!("{name}: {} {}", s.mg, s.eg)));
+                }
                 out::send(&fmt::info_string(&format!("eval {cp} cp (side to move)")));
             }
             Command::Perft(depth) => {

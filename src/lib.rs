@@ -1,6 +1,7 @@
 //! Pivot: a UCI chess engine built around a triangular principal-variation table.
 
 pub mod bench;
+pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod frontend;
@@ -12,4 +13,5 @@ pub mod pvcheck;
 pub mod search;
 pub mod tb;
 pub mod tt;
+pub mod tune;
 pub mod uci;

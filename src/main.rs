@@ -1,4 +1,4 @@
-//! Command line: UCI by default, plus `bench` and `perft`.
+//! Command line: UCI by default, plus `bench`, `perft`, `pv-check`, `datagen` and `tune`.
 
 use std::fs::File;
 use std::path::PathBuf;
@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 use pivot::engine::Engine;
 use pivot::game::Game;
 use pivot::uci::fmt::uci_move;
-use pivot::{bench, frontend, perft, pvcheck};
+use pivot::{bench, datagen, frontend, perft, pvcheck, tune};
 
 /// Pivot, a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
 #[derive(Parser)]
@@ -49,6 +49,57 @@ enum Cmd {
         /// Hash table size in MB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
+    },
+    /// Play self-play games at a fixed node count per move and write their quiet positions as
+    /// `FEN | score | result` lines (White's point of view), for `tune`.
+    Datagen {
+        /// Output file.
+        #[arg(long, short)]
+        out: PathBuf,
+        /// Number of games.
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// Nodes searched per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        /// Seed of the random opening moves (the same seed plays the same games).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// EPD or FEN file of opening positions (default: the start position).
+        #[arg(long)]
+        book: Option<PathBuf>,
+        /// Random legal moves played after the opening position.
+        #[arg(long, default_value_t = 4)]
+        random_plies: u32,
+        /// Skip openings whose first search scores beyond this many centipawns.
+        #[arg(long, default_value_t = 300)]
+        max_opening_score: i32,
+    },
+    /// Fit the evaluation weights to game results in `datagen` files and write them as Rust
+    /// source (src/eval/weights.rs) to rebuild with.
+    Tune {
+        /// Data files of `FEN | score | result` lines.
+        #[arg(required = true)]
+        data: Vec<PathBuf>,
+        /// Where to write the new weights.
+        #[arg(long, short)]
+        out: PathBuf,
+        /// Full passes over the data.
+        #[arg(long, default_value_t = 500)]
+        epochs: usize,
+        /// Adam step size, in centipawns.
+        #[arg(long, default_value_t = 1.0)]
+        rate: f64,
+        /// Pull of each weight towards its current value (L2), which keeps rarely seen terms
+        /// from drifting.
+        #[arg(long, default_value_t = 1e-6)]
+        l2: f64,
+        /// Worker threads for the gradient.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
     },
     /// Count legal move sequences to DEPTH, split by first move.
     Perft {
@@ -129,6 +180,47 @@ fn main() {
                 }
             }
         }
+        Some(Cmd::Datagen {
+            out,
+            games,
+            nodes,
+            seed,
+            threads,
+            book,
+            random_plies,
+            max_opening_score,
+        }) => run_datagen(
+            out,
+            datagen::Settings {
+                games,
+                nodes,
+                seed,
+                threads,
+                random_plies,
+                openings: Vec::new(),
+                max_opening_score,
+                hash_mb: 16,
+            },
+            book,
+        ),
+        Some(Cmd::Tune {
+            data,
+            out,
+            epochs,
+            rate,
+            l2,
+            threads,
+        }) => run_tune(
+            &data,
+            &out,
+            tune::Schedule {
+                epochs,
+                rate,
+                l2,
+                threads,
+                every: 50,
+            },
+        ),
         Some(Cmd::Perft { depth, fen }) => {
             let game = match fen {
                 None => Game::default(),
@@ -161,4 +253,77 @@ fn main() {
             println!("Time: {ms} ms");
         }
     }
+}
+
+/// Prints `message` to stderr and exits with status 2.
+fn fail(message: String) -> ! {
+    eprintln!("pivot: {message}");
+    std::process::exit(2);
+}
+
+fn run_datagen(out: PathBuf, mut settings: datagen::Settings, book: Option<PathBuf>) {
+    if let Some(book) = book {
+        let text = std::fs::read_to_string(&book)
+            .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", book.display())));
+        // An EPD line is a FEN's first four fields plus operations; keep the four.
+        settings.openings = text
+            .lines()
+            .map(|l| l.split_whitespace().take(4).collect::<Vec<_>>().join(" "))
+            .filter(|fen| Game::from_fen(fen).is_ok())
+            .collect();
+        if settings.openings.is_empty() {
+            fail(format!("no valid position in {}", book.display()));
+        }
+    }
+    let file = File::create(&out)
+        .unwrap_or_else(|e| fail(format!("cannot create {}: {e}", out.display())));
+    let started = Instant::now();
+    match datagen::run(&settings, Box::new(file)) {
+        Ok(s) => println!(
+            "{} games ({} white wins, {} black wins, {} draws), {} positions in {} s",
+            s.games,
+            s.white_wins,
+            s.black_wins,
+            s.draws,
+            s.positions,
+            started.elapsed().as_secs()
+        ),
+        Err(e) => fail(format!("writing {}: {e}", out.display())),
+    }
+}
+
+fn run_tune(data: &[PathBuf], out: &PathBuf, plan: tune::Schedule) {
+    let mut samples = Vec::new();
+    let mut skipped = tune::Skipped::default();
+    for path in data {
+        let text = std::fs::read_to_string(path)
+            .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", path.display())));
+        tune::load(&text, &mut samples, &mut skipped);
+    }
+    println!(
+        "{} positions ({} malformed, {} in check, {} with a winning capture skipped)",
+        samples.len(),
+        skipped.malformed,
+        skipped.in_check,
+        skipped.tactical
+    );
+    if samples.is_empty() {
+        fail("no usable position".to_string());
+    }
+    let k = tune::fit_k(&samples);
+    let before = tune::current_error(&samples, k);
+    println!("K = {k:.4}, error of the current weights {before:.6}");
+    let weights = tune::tune(&samples, k, &plan, |e| {
+        println!("epoch {} error {:.6}", e.epoch, e.error);
+    });
+    let provenance = format!(
+        "Fitted by `pivot tune` on {} positions ({} epochs, rate {}, L2 {}, K {k:.4}).",
+        samples.len(),
+        plan.epochs,
+        plan.rate,
+        plan.l2
+    );
+    std::fs::write(out, tune::render(&weights, &provenance))
+        .unwrap_or_else(|e| fail(format!("cannot write {}: {e}", out.display())));
+    println!("wrote {}", out.display());
 }
