@@ -115,9 +115,6 @@ pub struct Maps {
     pub by_role: [[u64; 6]; 2],
     /// Squares attacked by any piece of each side.
     pub all: [u64; 2],
-    /// Squares attacked twice by each side (at least approximately: by two different kinds or
-    /// by two pawns).
-    pub twice: [u64; 2],
     /// Each side's king square.
     pub king: [Square; 2],
     /// Each side's king zone: the king's square, its neighbours, and the squares two ranks in
@@ -147,7 +144,6 @@ impl Maps {
             pawns: [0; 2],
             by_role: [[0; 6]; 2],
             all: [0; 2],
-            twice: [0; 2],
             king: [Square::E1, Square::E8],
             king_zone: [0; 2],
         };
@@ -156,14 +152,9 @@ impl Maps {
             let ours = board.by_color(color);
             maps.side[c] = ours.0;
             maps.pawns[c] = (ours & board.pawns()).0;
-            let p = maps.pawns[c];
-            let (left, right) = match color {
-                Color::White => ((p << 7) & !FILE_H, (p << 9) & !FILE_A),
-                Color::Black => ((p >> 9) & !FILE_H, (p >> 7) & !FILE_A),
-            };
-            maps.by_role[c][0] = left | right;
-            maps.all[c] = left | right;
-            maps.twice[c] = left & right;
+            let pawn_att = pawn_attacks(color, maps.pawns[c]);
+            maps.by_role[c][0] = pawn_att;
+            maps.all[c] = pawn_att;
             for role in [
                 Role::Knight,
                 Role::Bishop,
@@ -181,7 +172,6 @@ impl Maps {
                         };
                         maps.piece_count[c] += 1;
                     }
-                    maps.twice[c] |= maps.all[c] & att;
                     maps.all[c] |= att;
                     maps.by_role[c][role as usize - 1] |= att;
                 }
