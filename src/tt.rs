@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use shakmaty::Move;
 
-use crate::search::score::{MATE, MATE_BOUND};
+use crate::search::score::{MATE, MATE_BOUND, NO_EVAL};
 
 /// Size of one slot in bytes.
 const SLOT_BYTES: usize = 16;
@@ -52,6 +52,8 @@ pub struct TtEntry {
     pub score: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// The position's static evaluation, or `NO_EVAL` when it was not computed (in check).
+    pub eval: i32,
 }
 
 struct Slot {
@@ -64,12 +66,18 @@ pub struct TranspositionTable {
     age: AtomicU8,
 }
 
-fn encode(mv: PackedMove, score: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+/// Searches are aged modulo this (the age takes 6 bits of a slot).
+const AGE_MASK: u8 = 63;
+
+/// Packs a slot's data word: move (bits 0–15), score (16–31), depth (32–39), bound (40–41),
+/// age (42–47), static evaluation (48–63).
+fn encode(mv: PackedMove, score: i32, depth: i32, bound: Bound, age: u8, eval: i32) -> u64 {
     u64::from(mv.0)
         | (u64::from(score as i16 as u16) << 16)
         | (u64::from(depth.clamp(0, 255) as u8) << 32)
         | (u64::from(bound as u8) << 40)
-        | (u64::from(age) << 48)
+        | (u64::from(age & AGE_MASK) << 42)
+        | (u64::from(eval as i16 as u16) << 48)
 }
 
 fn decode(data: u64) -> (TtEntry, u8) {
@@ -83,8 +91,9 @@ fn decode(data: u64) -> (TtEntry, u8) {
         score: i32::from((data >> 16) as u16 as i16),
         depth: i32::from((data >> 32) as u8),
         bound,
+        eval: i32::from((data >> 48) as u16 as i16),
     };
-    (entry, (data >> 48) as u8)
+    (entry, ((data >> 42) as u8) & AGE_MASK)
 }
 
 impl TranspositionTable {
@@ -116,7 +125,8 @@ impl TranspositionTable {
 
     /// Marks the start of a new search; entries from older searches become preferred victims.
     pub fn new_search(&self) {
-        self.age.fetch_add(1, Ordering::Relaxed);
+        let next = (self.age.load(Ordering::Relaxed) + 1) & AGE_MASK;
+        self.age.store(next, Ordering::Relaxed);
     }
 
     #[inline]
@@ -138,14 +148,16 @@ impl TranspositionTable {
 
     /// Stores a result. A slot holding another position is replaced when it is from an older
     /// search or not deeper; the same position is replaced unless the new result is much
-    /// shallower and not exact. A result without a move keeps the stored move.
+    /// shallower and not exact. A result without a move keeps the stored move, and one without
+    /// a static evaluation (`NO_EVAL`) the stored evaluation.
     #[inline]
-    pub fn store(&self, key: u64, mv: PackedMove, score: i32, depth: i32, bound: Bound) {
+    pub fn store(&self, key: u64, mv: PackedMove, score: i32, depth: i32, bound: Bound, eval: i32) {
         let slot = self.slot(key);
         let age = self.age.load(Ordering::Relaxed);
         let old = slot.data.load(Ordering::Relaxed);
         let same = old != 0 && slot.check.load(Ordering::Relaxed) ^ old == key;
         let mut mv = mv;
+        let mut eval = eval;
         if old != 0 {
             let (entry, old_age) = decode(old);
             if same {
@@ -155,11 +167,14 @@ impl TranspositionTable {
                 if mv == PackedMove::NONE {
                     mv = entry.mv;
                 }
+                if eval == NO_EVAL {
+                    eval = entry.eval;
+                }
             } else if old_age == age && depth < entry.depth {
                 return;
             }
         }
-        let data = encode(mv, score, depth, bound, age);
+        let data = encode(mv, score, depth, bound, age, eval);
         slot.check.store(key ^ data, Ordering::Relaxed);
         slot.data.store(data, Ordering::Relaxed);
     }
@@ -213,10 +228,31 @@ mod tests {
         let tt = TranspositionTable::new(1).unwrap();
         let pos = Chess::default();
         let m = pos.legal_moves()[3];
-        tt.store(12345, PackedMove::pack(m), -321, 7, Bound::Lower);
+        tt.store(12345, PackedMove::pack(m), -321, 7, Bound::Lower, 57);
         let e = tt.probe(12345).unwrap();
         assert!(e.mv.matches(m));
-        assert_eq!((e.score, e.depth, e.bound), (-321, 7, Bound::Lower));
+        assert_eq!(
+            (e.score, e.depth, e.bound, e.eval),
+            (-321, 7, Bound::Lower, 57)
+        );
+        // A later result without an evaluation or a move keeps both.
+        tt.store(12345, PackedMove::NONE, 400, 9, Bound::Exact, NO_EVAL);
+        let e = tt.probe(12345).unwrap();
+        assert!(e.mv.matches(m));
+        assert_eq!(
+            (e.score, e.depth, e.bound, e.eval),
+            (400, 9, Bound::Exact, 57)
+        );
+        tt.store(
+            u64::MAX / 3,
+            PackedMove::NONE,
+            -MATE + 3,
+            0,
+            Bound::Upper,
+            NO_EVAL,
+        );
+        let e = tt.probe(u64::MAX / 3).unwrap();
+        assert_eq!((e.score, e.eval), (-MATE + 3, NO_EVAL));
         assert!(tt.probe(54321).is_none());
     }
 

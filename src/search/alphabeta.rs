@@ -122,7 +122,7 @@ impl Searcher {
             return score;
         }
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, pv_node);
+            return self.qsearch(pos, key, alpha, beta, ply, pv_node);
         }
         if self.abort_check() {
             return 0;
@@ -185,6 +185,7 @@ impl Searcher {
                     score_to_tt(score, ply),
                     (depth + 6).min(MAX_PLY as i32),
                     bound,
+                    NO_EVAL,
                 );
                 return score;
             }
@@ -192,21 +193,43 @@ impl Searcher {
 
         // The static evaluation, and whether it rose since our previous move (two plies up;
         // unknown counts as not improving).
-        let static_eval = if in_check { NO_EVAL } else { evaluate(pos) };
+        // The table may hold it already. For pruning, a stored bound on the score that lies
+        // beyond the static evaluation in its own direction is the better estimate.
+        let static_eval = match entry {
+            _ if in_check => NO_EVAL,
+            Some(e) if e.eval != NO_EVAL => e.eval,
+            _ => evaluate(pos),
+        };
         self.evals[ply] = static_eval;
         let improving = !in_check
             && ply >= 2
             && self.evals[ply - 2] != NO_EVAL
             && static_eval > self.evals[ply - 2];
+        let eval = match entry {
+            Some(e) if !in_check => {
+                let s = score_from_tt(e.score, ply);
+                let beyond = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > static_eval,
+                    Bound::Upper => s < static_eval,
+                };
+                if beyond && s.abs() < MATE_BOUND {
+                    s
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
 
         // Reverse futility pruning: far enough above beta, a quiet position keeps its margin.
         if !pv_node
             && !in_check
             && depth <= RFP_MAX_DEPTH
             && beta.abs() < MATE_BOUND
-            && static_eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
         {
-            return static_eval;
+            return eval;
         }
 
         // Null-move pruning: if passing still fails high, a real move will too (zugzwang aside,
@@ -217,7 +240,7 @@ impl Searcher {
             && !self.null_move[ply - 1]
             && beta.abs() < MATE_BOUND
             && has_pieces(pos)
-            && static_eval >= beta
+            && eval >= beta
             && let Ok(passed) = pos.clone().swap_turn()
         {
             let r = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
@@ -266,8 +289,8 @@ impl Searcher {
         // stays below alpha (futility pruning).
         let may_prune = !pv_node && !in_check;
         let lmp_limit = ((LMP_BASE + depth * depth) / (2 - i32::from(improving))) as usize;
-        let futile = depth <= FUTILITY_MAX_DEPTH
-            && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
+        let futile =
+            depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
         self.keys.push(key);
         for i in 0..moves.len() {
             let m = pick_next(&mut moves, &mut scores, i);
@@ -370,6 +393,7 @@ impl Searcher {
             score_to_tt(best_score, ply),
             depth,
             bound,
+            static_eval,
         );
         best_score
     }

@@ -12,7 +12,7 @@ use crate::tt::PackedMove;
 pub const MAX_MOVES: usize = 270;
 
 const FOLLOW_PV: i32 = 4_000_000;
-const TT_MOVE: i32 = 3_000_000;
+pub const TT_MOVE: i32 = 3_000_000;
 const GOOD_TACTICAL: i32 = 2_000_000;
 const FIRST_KILLER: i32 = 1_000_002;
 const SECOND_KILLER: i32 = 1_000_001;

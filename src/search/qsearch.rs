@@ -7,16 +7,19 @@ use shakmaty::{Chess, Position};
 
 use super::Searcher;
 use super::alphabeta::insufficient_material;
-use super::ordering::{MAX_MOVES, pick_next, tactical_score};
+use super::ordering::{MAX_MOVES, TT_MOVE, pick_next, tactical_score};
 use super::pv::MAX_PLY;
-use super::score::{DRAW, INFINITY, MATE};
+use super::score::{DRAW, INFINITY, MATE, NO_EVAL};
 use super::see::see_ge;
 use crate::eval::evaluate;
+use crate::game::key_after;
+use crate::tt::{Bound, PackedMove, score_from_tt, score_to_tt};
 
 impl Searcher {
     pub(super) fn qsearch(
         &mut self,
         pos: &Chess,
+        key: u64,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -31,39 +34,83 @@ impl Searcher {
             return evaluate(pos);
         }
         let in_check = pos.is_check();
+        // A capture may leave bare kings; an evasion may reach the fiftieth move (where mate
+        // still counts, so that waits for the moves).
+        if !in_check && (pos.halfmoves() >= 100 || insufficient_material(pos)) {
+            return DRAW;
+        }
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry
+            && !pv_node
+        {
+            let s = score_from_tt(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if usable {
+                return s;
+            }
+        }
+        let tt_move = entry.map_or(PackedMove::NONE, |e| e.mv);
+        let static_eval = match entry {
+            _ if in_check => NO_EVAL,
+            Some(e) if e.eval != NO_EVAL => e.eval,
+            _ => evaluate(pos),
+        };
+        // Off the PV, a stand-pat cut needs no moves. (On it, the moves come first, so that a
+        // stalemate is scored as the draw it is and the PV's leaf reproduces its score.)
+        if !in_check && !pv_node && static_eval >= beta {
+            self.tt.store(
+                key,
+                PackedMove::NONE,
+                static_eval,
+                0,
+                Bound::Lower,
+                static_eval,
+            );
+            return static_eval;
+        }
         let mut moves = pos.legal_moves();
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
-        // A capture may leave bare kings; an evasion may reach the fiftieth move.
-        if pos.halfmoves() >= 100 || insufficient_material(pos) {
+        if in_check && (pos.halfmoves() >= 100 || insufficient_material(pos)) {
             return DRAW;
         }
+        let original_alpha = alpha;
         let mut best = -INFINITY;
         if !in_check {
-            let stand_pat = evaluate(pos);
-            if stand_pat >= beta {
-                return stand_pat;
+            if static_eval >= beta {
+                return static_eval;
             }
-            alpha = alpha.max(stand_pat);
-            best = stand_pat;
+            alpha = alpha.max(static_eval);
+            best = static_eval;
             moves.retain(|m| (m.is_capture() || m.promotion().is_some()) && see_ge(pos, *m, 0));
         }
         let mut scores = [0i32; MAX_MOVES];
         for (m, s) in moves.iter().zip(scores.iter_mut()) {
-            *s = tactical_score(*m).unwrap_or(0);
+            *s = if tt_move.matches(*m) {
+                TT_MOVE
+            } else {
+                tactical_score(*m).unwrap_or(0)
+            };
         }
+        let mut best_move = PackedMove::NONE;
         for i in 0..moves.len() {
             let m = pick_next(&mut moves, &mut scores, i);
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let score = -self.qsearch(&child, -beta, -alpha, ply + 1, pv_node);
+            let child_key = key_after(pos, key, m, &child);
+            let score = -self.qsearch(&child, child_key, -beta, -alpha, ply + 1, pv_node);
             if self.stopped {
                 return 0;
             }
             if score > best {
                 best = score;
                 if score > alpha {
+                    best_move = PackedMove::pack(m);
                     if pv_node {
                         self.pv.update(ply, m);
                     }
@@ -74,6 +121,21 @@ impl Searcher {
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move,
+            score_to_tt(best, ply),
+            0,
+            bound,
+            static_eval,
+        );
         best
     }
 }
