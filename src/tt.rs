@@ -56,6 +56,18 @@ pub struct TtEntry {
     pub eval: i32,
 }
 
+impl Bound {
+    /// Whether a score with this bound settles a node searched with the window (alpha, beta).
+    #[inline]
+    pub fn cuts(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 struct Slot {
     check: AtomicU64,
     data: AtomicU64,

@@ -145,12 +145,7 @@ impl Searcher {
             && e.depth >= depth
         {
             let s = score_from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if usable {
+            if e.bound.cuts(s, alpha, beta) {
                 return s;
             }
         }
@@ -173,12 +168,7 @@ impl Searcher {
             } else {
                 Bound::Exact
             };
-            let cuts = match bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if cuts {
+            if bound.cuts(score, alpha, beta) {
                 self.tt.store(
                     key,
                     PackedMove::NONE,

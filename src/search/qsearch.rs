@@ -44,12 +44,7 @@ impl Searcher {
             && !pv_node
         {
             let s = score_from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if usable {
+            if e.bound.cuts(s, alpha, beta) {
                 return s;
             }
         }
