@@ -16,7 +16,7 @@ use crate::eval::evaluate;
 use crate::game::{key_after, key_of, repeats};
 use crate::out;
 use crate::tb;
-use crate::tt::{Bound, PackedMove, score_from_tt, score_to_tt};
+use crate::tt::{Bound, PackedMove, TtEntry, score_from_tt, score_to_tt};
 use crate::uci::fmt;
 
 impl Searcher {
@@ -183,27 +183,18 @@ impl Searcher {
 
         // The static evaluation, and whether it rose since our previous move (two plies up;
         // unknown counts as not improving).
-        // The table may hold it already. For pruning, a stored bound on the score that lies
-        // beyond the static evaluation in its own direction is the better estimate.
-        let static_eval = match entry {
-            _ if in_check => NO_EVAL,
-            Some(e) if e.eval != NO_EVAL => e.eval,
-            _ => evaluate(pos),
-        };
+        let static_eval = static_eval(pos, entry, in_check);
         self.evals[ply] = static_eval;
         let improving = !in_check
             && ply >= 2
             && self.evals[ply - 2] != NO_EVAL
             && static_eval > self.evals[ply - 2];
+        // For pruning, a stored score whose bound lies beyond the static evaluation in its own
+        // direction is the better estimate.
         let eval = match entry {
             Some(e) if !in_check => {
                 let s = score_from_tt(e.score, ply);
-                let beyond = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s > static_eval,
-                    Bound::Upper => s < static_eval,
-                };
-                if beyond && s.abs() < MATE_BOUND {
+                if e.bound.cuts(s, static_eval, static_eval) && s.abs() < MATE_BOUND {
                     s
                 } else {
                     static_eval
@@ -405,6 +396,16 @@ impl Searcher {
             return Some(DRAW);
         }
         None
+    }
+}
+
+/// The static evaluation of `pos`: from its TT entry when that has one, `NO_EVAL` in check.
+#[inline]
+pub(super) fn static_eval(pos: &Chess, entry: Option<TtEntry>, in_check: bool) -> i32 {
+    match entry {
+        _ if in_check => NO_EVAL,
+        Some(e) if e.eval != NO_EVAL => e.eval,
+        _ => evaluate(pos),
     }
 }
 

@@ -6,10 +6,10 @@
 use shakmaty::{Chess, Position};
 
 use super::Searcher;
-use super::alphabeta::insufficient_material;
+use super::alphabeta::{insufficient_material, static_eval};
 use super::ordering::{MAX_MOVES, TT_MOVE, pick_next, tactical_score};
 use super::pv::MAX_PLY;
-use super::score::{DRAW, INFINITY, MATE, NO_EVAL};
+use super::score::{DRAW, INFINITY, MATE};
 use super::see::see_ge;
 use crate::eval::evaluate;
 use crate::game::key_after;
@@ -49,11 +49,7 @@ impl Searcher {
             }
         }
         let tt_move = entry.map_or(PackedMove::NONE, |e| e.mv);
-        let static_eval = match entry {
-            _ if in_check => NO_EVAL,
-            Some(e) if e.eval != NO_EVAL => e.eval,
-            _ => evaluate(pos),
-        };
+        let static_eval = static_eval(pos, entry, in_check);
         // Off the PV, a stand-pat cut needs no moves. (On it, the moves come first, so that a
         // stalemate is scored as the draw it is and the PV's leaf reproduces its score.)
         if !in_check && !pv_node && static_eval >= beta {
