@@ -49,6 +49,7 @@ impl Searcher {
             }
             let mut child = root.clone();
             child.play_unchecked(m);
+            self.path_moves[0] = Some(m);
             let child_key = key_after(&root, root_key, m, &child);
             let follows = follow == Some(m);
             let nodes_before = self.nodes;
@@ -228,6 +229,7 @@ impl Searcher {
             let passed_key = key_of(&passed);
             self.keys.push(key);
             self.null_move[ply] = true;
+            self.path_moves[ply] = None;
             let score = -self.negamax(
                 &passed,
                 passed_key,
@@ -257,9 +259,17 @@ impl Searcher {
         } else {
             None
         };
+        let prev_move = self.path_moves[ply - 1];
         let mut scores = [0i32; MAX_MOVES];
-        self.heur
-            .score_moves(pos, &moves, &mut scores, ply, follow_move, tt_move);
+        self.heur.score_moves(
+            pos,
+            &moves,
+            &mut scores,
+            ply,
+            follow_move,
+            tt_move,
+            prev_move,
+        );
 
         let mut best_score = -INFINITY;
         let mut best_move: Option<Move> = None;
@@ -297,6 +307,7 @@ impl Searcher {
             }
             let child_key = key_after(pos, key, m, &child);
             let child_follow = follow_move == Some(m);
+            self.path_moves[ply] = Some(m);
             // Late-move reduction for quiet moves ordered late.
             let min_index = if pv_node {
                 LMR_MIN_INDEX_PV
@@ -346,8 +357,14 @@ impl Searcher {
                     if score >= beta {
                         if quiet {
                             quiets_tried.push(m);
-                            self.heur
-                                .record_cutoff(pos.turn(), ply, depth, m, &quiets_tried);
+                            self.heur.record_cutoff(
+                                pos.turn(),
+                                ply,
+                                depth,
+                                m,
+                                &quiets_tried,
+                                prev_move,
+                            );
                         }
                         break;
                     }

@@ -201,6 +201,8 @@ pub struct Searcher {
     evals: [i32; MAX_PLY],
     /// Late-move reductions by remaining depth and move index.
     lmr: Box<[[i32; 64]; 64]>,
+    /// The move played at each ply of the current path (`None` for a null move).
+    path_moves: [Option<Move>; MAX_PLY],
 }
 
 /// Reductions for late quiet moves: `LMR_BASE + ln(depth) ln(index) / LMR_DIVISOR`, floored.
@@ -258,6 +260,7 @@ impl Searcher {
             null_move: [false; MAX_PLY],
             evals: [score::NO_EVAL; MAX_PLY],
             lmr: Box::new(lmr_table()),
+            path_moves: [None; MAX_PLY],
         }
     }
 
@@ -433,7 +436,7 @@ impl Searcher {
             .map_or(PackedMove::NONE, |e| e.mv);
         let mut scores = [0i32; MAX_MOVES];
         self.heur
-            .score_moves(&self.root, &moves, &mut scores, 0, None, tt_move);
+            .score_moves(&self.root, &moves, &mut scores, 0, None, tt_move, None);
         self.root_moves.clear();
         for i in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, i);

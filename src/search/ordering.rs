@@ -16,6 +16,7 @@ pub const TT_MOVE: i32 = 3_000_000;
 const GOOD_TACTICAL: i32 = 2_000_000;
 const FIRST_KILLER: i32 = 1_000_002;
 const SECOND_KILLER: i32 = 1_000_001;
+const COUNTER_MOVE: i32 = 1_000_000;
 /// History scores stay within ±HISTORY_MAX, below the killers.
 const HISTORY_MAX: i32 = 500_000;
 /// Captures that lose material in the exchange come after every quiet move.
@@ -50,6 +51,18 @@ pub struct Heuristics {
     killers: [[Option<Move>; 2]; MAX_PLY],
     /// History indexed by side, from square, to square.
     history: Box<[[[i32; 64]; 64]; 2]>,
+    /// The quiet move that last refuted a move, indexed by that move's side, piece and target.
+    counters: Box<[[[Option<Move>; 64]; 6]; 2]>,
+}
+
+/// The slot of the counter-move table for the opponent's move `prev` (played by `side`).
+#[inline]
+fn counter_index(side: Color, prev: Move) -> (usize, usize, usize) {
+    (
+        side as usize,
+        prev.role() as usize - 1,
+        prev.to().to_usize(),
+    )
 }
 
 impl Default for Heuristics {
@@ -63,6 +76,7 @@ impl Heuristics {
         Heuristics {
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[[0; 64]; 64]; 2]),
+            counters: Box::new([[[None; 64]; 6]; 2]),
         }
     }
 
@@ -73,6 +87,7 @@ impl Heuristics {
                 row.fill(0);
             }
         }
+        *self.counters = [[[None; 64]; 6]; 2];
     }
 
     /// Forgets the killers (they are specific to one search tree).
@@ -92,7 +107,8 @@ impl Heuristics {
         self.history[side as usize][from][m.to().to_usize()]
     }
 
-    /// Rewards the quiet move that caused a beta cutoff and punishes the quiets tried before it.
+    /// Rewards the quiet move that caused a beta cutoff and punishes the quiets tried before it;
+    /// the move becomes the counter to `prev`, the opponent's move before it.
     pub fn record_cutoff(
         &mut self,
         side: Color,
@@ -100,7 +116,12 @@ impl Heuristics {
         depth: i32,
         best: Move,
         tried: &[Move],
+        prev: Option<Move>,
     ) {
+        if let Some(p) = prev {
+            let (s, r, t) = counter_index(side.other(), p);
+            self.counters[s][r][t] = Some(best);
+        }
         let killers = &mut self.killers[ply];
         if killers[0] != Some(best) {
             killers[1] = killers[0];
@@ -115,7 +136,8 @@ impl Heuristics {
         }
     }
 
-    /// Scores every move of a node for ordering.
+    /// Scores every move of a node for ordering; `prev` is the opponent's move that led to it.
+    #[allow(clippy::too_many_arguments)]
     pub fn score_moves(
         &self,
         pos: &Chess,
@@ -124,9 +146,14 @@ impl Heuristics {
         ply: usize,
         follow: Option<Move>,
         tt_move: PackedMove,
+        prev: Option<Move>,
     ) {
         let killers = self.killers[ply];
         let side = pos.turn();
+        let counter = prev.and_then(|p| {
+            let (s, r, t) = counter_index(side.other(), p);
+            self.counters[s][r][t]
+        });
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
             let m = *m;
             *score = if Some(m) == follow {
@@ -143,6 +170,8 @@ impl Heuristics {
                 FIRST_KILLER
             } else if killers[1] == Some(m) {
                 SECOND_KILLER
+            } else if counter == Some(m) {
+                COUNTER_MOVE
             } else {
                 self.history(side, m)
             };
@@ -154,7 +183,7 @@ impl Heuristics {
 /// good tactical or killer move), the kinds late-move reductions apply to.
 #[inline]
 pub fn is_plain_quiet(score: i32) -> bool {
-    score < SECOND_KILLER
+    score < COUNTER_MOVE
 }
 
 /// Swaps the best-scored move among `index..` into `index` and returns it (selection sort, so
@@ -182,7 +211,7 @@ mod tests {
     fn ordered(h: &Heuristics, p: &Chess, follow: Option<Move>, tt: PackedMove) -> Vec<Move> {
         let mut moves = p.legal_moves();
         let mut scores = [0; MAX_MOVES];
-        h.score_moves(p, &moves, &mut scores, 0, follow, tt);
+        h.score_moves(p, &moves, &mut scores, 0, follow, tt, None);
         (0..moves.len())
             .map(|i| pick_next(&mut moves, &mut scores, i))
             .collect()
@@ -219,9 +248,43 @@ mod tests {
         let mut h = Heuristics::new();
         let moves = p.legal_moves();
         let killer = moves[7];
-        h.record_cutoff(p.turn(), 0, 5, killer, &[moves[2], killer]);
+        h.record_cutoff(p.turn(), 0, 5, killer, &[moves[2], killer], None);
         let order = ordered(&h, &p, None, PackedMove::NONE);
         assert_eq!(order[0], killer);
         assert_eq!(*order.last().unwrap(), moves[2]);
+    }
+
+    #[test]
+    fn a_counter_move_follows_the_killers_after_the_move_it_refuted() {
+        // After 1. e4, Black's refutation is remembered against White's pawn on e4.
+        let start = Chess::default();
+        let e4 = *start
+            .legal_moves()
+            .iter()
+            .find(|m| m.to_string() == "e2-e4")
+            .unwrap();
+        let mut p = start.clone();
+        p.play_unchecked(e4);
+        let moves = p.legal_moves();
+        let (refutation, killer) = (moves[9], moves[4]);
+        let mut h = Heuristics::new();
+        h.record_cutoff(p.turn(), 1, 4, refutation, &[refutation], Some(e4));
+        h.record_cutoff(p.turn(), 0, 4, killer, &[killer], None);
+        let mut moves = p.legal_moves();
+        let mut scores = [0; MAX_MOVES];
+        h.score_moves(&p, &moves, &mut scores, 0, None, PackedMove::NONE, Some(e4));
+        assert_eq!(pick_next(&mut moves, &mut scores, 0), killer);
+        assert_eq!(pick_next(&mut moves, &mut scores, 1), refutation);
+        // After another move the counter does not apply: history alone ranks it.
+        let mut moves = p.legal_moves();
+        let d4 = *start
+            .legal_moves()
+            .iter()
+            .find(|m| m.to_string() == "d2-d4")
+            .unwrap();
+        h.score_moves(&p, &moves, &mut scores, 0, None, PackedMove::NONE, Some(d4));
+        let i = moves.iter().position(|m| *m == refutation).unwrap();
+        assert!(is_plain_quiet(scores[i]));
+        let _ = pick_next(&mut moves, &mut scores, 0);
     }
 }
