@@ -1,5 +1,5 @@
 //! Move ordering: follow-PV move, TT move, captures that do not lose material (MVV-LVA),
-//! killers, quiets by history, and last the captures that lose material.
+//! killers, the counter-move, quiets by history, and last the captures that lose material.
 
 use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
