@@ -6,7 +6,8 @@ use super::ordering::{MAX_MOVES, is_plain_quiet, pick_next};
 use super::params::{
     FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_MIN_DEPTH,
     LMR_MIN_INDEX, LMR_MIN_INDEX_PV, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR,
-    NULL_MOVE_MIN_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SEE_PRUNE_MARGIN, SEE_PRUNE_MAX_DEPTH,
+    NULL_MOVE_MIN_DEPTH, QUIET_SEE_MARGIN, RFP_MARGIN, RFP_MAX_DEPTH, SEE_PRUNE_MARGIN,
+    SEE_PRUNE_MAX_DEPTH,
 };
 use super::pv::MAX_PLY;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, NO_EVAL};
@@ -286,12 +287,18 @@ impl Searcher {
         for i in 0..moves.len() {
             let m = pick_next(&mut moves, &mut scores, i);
             let quiet = !m.is_capture() && m.promotion().is_none();
-            // Shallow captures that lose more than a pawn a ply in the exchange are skipped.
+            // Shallow moves that lose material in the exchange on their target square are
+            // skipped: captures losing more than a pawn a ply, quiets more than
+            // `QUIET_SEE_MARGIN` a ply.
+            let see_margin = if quiet {
+                QUIET_SEE_MARGIN
+            } else {
+                SEE_PRUNE_MARGIN
+            };
             if may_prune
-                && !quiet
                 && depth <= SEE_PRUNE_MAX_DEPTH
                 && best_score > -MATE_BOUND
-                && !see_ge(pos, m, -SEE_PRUNE_MARGIN * depth)
+                && !see_ge(pos, m, -see_margin * depth)
             {
                 continue;
             }

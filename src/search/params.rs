@@ -34,7 +34,9 @@ pub const FUTILITY_MARGIN: i32 = 100;
 pub const LMP_MAX_DEPTH: i32 = 7;
 pub const LMP_BASE: i32 = 3;
 
-/// Static-exchange pruning of captures at non-PV nodes of depth up to `SEE_PRUNE_MAX_DEPTH`:
-/// those losing more than `SEE_PRUNE_MARGIN` per ply of depth are skipped.
+/// Static-exchange pruning at non-PV nodes of depth up to `SEE_PRUNE_MAX_DEPTH`: captures
+/// losing more than `SEE_PRUNE_MARGIN` per ply of depth are skipped, and quiet moves losing
+/// more than `QUIET_SEE_MARGIN` per ply.
 pub const SEE_PRUNE_MAX_DEPTH: i32 = 6;
 pub const SEE_PRUNE_MARGIN: i32 = 100;
+pub const QUIET_SEE_MARGIN: i32 = 60;
