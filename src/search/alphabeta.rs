@@ -220,7 +220,7 @@ impl Searcher {
         if !pv_node
             && !in_check
             && depth >= NULL_MOVE_MIN_DEPTH
-            && !self.null_move[ply - 1]
+            && self.path_moves[ply - 1].is_some()
             && beta.abs() < MATE_BOUND
             && has_pieces(pos)
             && eval >= beta
@@ -229,7 +229,6 @@ impl Searcher {
             let r = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
             let passed_key = key_of(&passed);
             self.keys.push(key);
-            self.null_move[ply] = true;
             self.path_moves[ply] = None;
             let score = -self.negamax(
                 &passed,
@@ -241,7 +240,6 @@ impl Searcher {
                 false,
                 false,
             );
-            self.null_move[ply] = false;
             self.keys.pop();
             if self.stopped {
                 return 0;

@@ -195,13 +195,12 @@ pub struct Searcher {
     root_phase: i32,
     pv_index: usize,
     prev_lines: Vec<PvLine>,
-    /// Whether the move leading to the node at `ply + 1` was a null move.
-    null_move: [bool; MAX_PLY],
     /// Static evaluation of the node at each ply of the current path (`NO_EVAL` in check).
     evals: [i32; MAX_PLY],
     /// Late-move reductions by remaining depth and move index.
     lmr: Box<[[i32; 64]; 64]>,
-    /// The move played at each ply of the current path (`None` for a null move).
+    /// The move played at each ply of the current path, leading to the node at `ply + 1`
+    /// (`None` for a null move).
     path_moves: [Option<Move>; MAX_PLY],
 }
 
@@ -257,7 +256,6 @@ impl Searcher {
             root_phase: 0,
             pv_index: 0,
             prev_lines: Vec::new(),
-            null_move: [false; MAX_PLY],
             evals: [score::NO_EVAL; MAX_PLY],
             lmr: Box::new(lmr_table()),
             path_moves: [None; MAX_PLY],

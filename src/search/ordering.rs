@@ -276,7 +276,7 @@ mod tests {
         assert_eq!(pick_next(&mut moves, &mut scores, 0), killer);
         assert_eq!(pick_next(&mut moves, &mut scores, 1), refutation);
         // After another move the counter does not apply: history alone ranks it.
-        let mut moves = p.legal_moves();
+        let moves = p.legal_moves();
         let d4 = *start
             .legal_moves()
             .iter()
@@ -285,6 +285,5 @@ mod tests {
         h.score_moves(&p, &moves, &mut scores, 0, None, PackedMove::NONE, Some(d4));
         let i = moves.iter().position(|m| *m == refutation).unwrap();
         assert!(is_plain_quiet(scores[i]));
-        let _ = pick_next(&mut moves, &mut scores, 0);
     }
 }
