@@ -2,7 +2,7 @@
 
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
-use super::ordering::{MAX_MOVES, is_plain_quiet, pick_next};
+use super::ordering::{MAX_MOVES, is_good_tactical, is_plain_quiet, pick_next};
 use super::params::{
     FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_MIN_DEPTH,
     LMR_MIN_INDEX, LMR_MIN_INDEX_PV, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR,
@@ -288,26 +288,29 @@ impl Searcher {
             // Shallow moves that lose material in the exchange on their target square are
             // skipped: captures losing more than a pawn a ply, quiets more than
             // `QUIET_SEE_MARGIN` a ply.
+            // A capture that already passed the exchange test for ordering passes it here too.
+            // Quiet moves past the late-move or futility limit go unless they give check, which
+            // needs the move played, so the exchange test waits for that.
             let see_margin = if quiet {
                 QUIET_SEE_MARGIN
             } else {
                 SEE_PRUNE_MARGIN
             };
-            if may_prune
+            let may_see_prune = may_prune
                 && depth <= SEE_PRUNE_MAX_DEPTH
                 && best_score > -MATE_BOUND
-                && !see_ge(pos, m, -see_margin * depth)
-            {
+                && !is_good_tactical(scores[i]);
+            let past_limit = may_prune
+                && quiet
+                && best_score > -MATE_BOUND
+                && ((depth <= LMP_MAX_DEPTH && quiets_tried.len() >= lmp_limit) || futile);
+            let loses_exchange = || may_see_prune && !see_ge(pos, m, -see_margin * depth);
+            if !past_limit && loses_exchange() {
                 continue;
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
-            if may_prune
-                && quiet
-                && best_score > -MATE_BOUND
-                && !child.is_check()
-                && ((depth <= LMP_MAX_DEPTH && quiets_tried.len() >= lmp_limit) || futile)
-            {
+            if past_limit && (!child.is_check() || loses_exchange()) {
                 continue;
             }
             let child_key = key_after(pos, key, m, &child);

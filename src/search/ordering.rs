@@ -179,6 +179,13 @@ impl Heuristics {
     }
 }
 
+/// Whether an ordering score belongs to a capture or promotion that passed the exchange test
+/// (`see_ge(.., 0)`) and is neither the PV nor the TT move.
+#[inline]
+pub fn is_good_tactical(score: i32) -> bool {
+    (GOOD_TACTICAL..TT_MOVE).contains(&score)
+}
+
 /// Whether an ordering score belongs to a plain quiet move or a losing capture (no PV, TT,
 /// good tactical or killer move), the kinds late-move reductions apply to.
 #[inline]
@@ -191,9 +198,11 @@ pub fn is_plain_quiet(score: i32) -> bool {
 #[inline]
 pub fn pick_next(moves: &mut MoveList, scores: &mut [i32], index: usize) -> Move {
     let mut best = index;
-    for i in index + 1..moves.len() {
-        if scores[i] > scores[best] {
+    let mut best_score = scores[index];
+    for (i, &s) in scores[..moves.len()].iter().enumerate().skip(index + 1) {
+        if s > best_score {
             best = i;
+            best_score = s;
         }
     }
     moves.swap(index, best);

@@ -1,7 +1,7 @@
 //! Static exchange evaluation: what a move wins or loses once every capture on its target
 //! square has been played out, least valuable attacker first.
 
-use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square, attacks};
 
 /// Exchange values of pawn, knight, bishop, rook, queen (the king is never captured).
 const VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
@@ -37,11 +37,12 @@ pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
     }
     // The mover stands on `to` now; attacks through `from` open up.
     let mut occupied = (board.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
+    let attackers = Attackers::new(pos, to);
     let mut side = pos.turn();
     let mut wins = true;
     loop {
         side = !side;
-        let attackers = attackers_to(pos, to, occupied);
+        let attackers = attackers.through(to, occupied);
         let ours = attackers & board.by_color(side);
         if ours.is_empty() {
             break;
@@ -65,12 +66,38 @@ pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
     wins
 }
 
-/// Pieces of either colour attacking `sq` through `occupied` (pieces outside it are gone).
-#[inline]
-fn attackers_to(pos: &Chess, sq: Square, occupied: Bitboard) -> Bitboard {
-    let board = pos.board();
-    (board.attacks_to(sq, Color::White, occupied) | board.attacks_to(sq, Color::Black, occupied))
-        & occupied
+/// The pieces of both colours that can reach one square: those whose attacks do not depend on
+/// the occupancy (pawns, knights, kings), and the sliders, whose lines are traced anew each time
+/// a piece leaves the board.
+struct Attackers {
+    fixed: Bitboard,
+    diagonal: Bitboard,
+    straight: Bitboard,
+}
+
+impl Attackers {
+    #[inline]
+    fn new(pos: &Chess, sq: Square) -> Self {
+        let board = pos.board();
+        let pawns = (attacks::pawn_attacks(Color::Black, sq) & board.white() & board.pawns())
+            | (attacks::pawn_attacks(Color::White, sq) & board.black() & board.pawns());
+        Attackers {
+            fixed: pawns
+                | (attacks::knight_attacks(sq) & board.knights())
+                | (attacks::king_attacks(sq) & board.kings()),
+            diagonal: board.bishops() | board.queens(),
+            straight: board.rooks() | board.queens(),
+        }
+    }
+
+    /// The attackers of `sq` still in `occupied`, sliders seen through `occupied`.
+    #[inline]
+    fn through(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        (self.fixed
+            | (attacks::bishop_attacks(sq, occupied) & self.diagonal)
+            | (attacks::rook_attacks(sq, occupied) & self.straight))
+            & occupied
+    }
 }
 
 /// The square and kind of the least valuable piece in `set` (not empty).
@@ -120,6 +147,15 @@ mod tests {
         let p = pos("3rk3/8/8/3n4/8/8/3R4/3RK3 w - - 0 1");
         let m = mv(&p, "d2d5");
         // Rxd5 Rxd5 Rxd5: knight + rook for a rook.
+        assert!(see_ge(&p, m, 320));
+        assert!(!see_ge(&p, m, 321));
+    }
+
+    #[test]
+    fn a_bishop_behind_a_capturing_pawn_joins_the_exchange() {
+        // cxd4 exd4 Bxd4: a knight and a pawn for a pawn, the bishop seen through c3.
+        let p = pos("4k3/8/8/4p3/3n4/2P5/1B6/4K3 w - - 0 1");
+        let m = mv(&p, "c3d4");
         assert!(see_ge(&p, m, 320));
         assert!(!see_ge(&p, m, 321));
     }
