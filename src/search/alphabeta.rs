@@ -287,10 +287,9 @@ impl Searcher {
             let quiet = !m.is_capture() && m.promotion().is_none();
             // Shallow moves that lose material in the exchange on their target square are
             // skipped: captures losing more than a pawn a ply, quiets more than
-            // `QUIET_SEE_MARGIN` a ply.
-            // A capture that already passed the exchange test for ordering passes it here too.
-            // Quiet moves past the late-move or futility limit go unless they give check, which
-            // needs the move played, so the exchange test waits for that.
+            // `QUIET_SEE_MARGIN` a ply. A capture that passed the exchange test for ordering
+            // passes it here too. Quiet moves past the late-move or futility limit go unless they
+            // give check, which needs the move played, so their exchange test waits for that.
             let see_margin = if quiet {
                 QUIET_SEE_MARGIN
             } else {

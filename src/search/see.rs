@@ -37,12 +37,12 @@ pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
     }
     // The mover stands on `to` now; attacks through `from` open up.
     let mut occupied = (board.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
-    let attackers = Attackers::new(pos, to);
+    let exchange = Attackers::new(pos, to);
     let mut side = pos.turn();
     let mut wins = true;
     loop {
         side = !side;
-        let attackers = attackers.through(to, occupied);
+        let attackers = exchange.through(occupied);
         let ours = attackers & board.by_color(side);
         if ours.is_empty() {
             break;
@@ -70,6 +70,7 @@ pub fn see_ge(pos: &Chess, m: Move, threshold: i32) -> bool {
 /// the occupancy (pawns, knights, kings), and the sliders, whose lines are traced anew each time
 /// a piece leaves the board.
 struct Attackers {
+    sq: Square,
     fixed: Bitboard,
     diagonal: Bitboard,
     straight: Bitboard,
@@ -82,6 +83,7 @@ impl Attackers {
         let pawns = (attacks::pawn_attacks(Color::Black, sq) & board.white() & board.pawns())
             | (attacks::pawn_attacks(Color::White, sq) & board.black() & board.pawns());
         Attackers {
+            sq,
             fixed: pawns
                 | (attacks::knight_attacks(sq) & board.knights())
                 | (attacks::king_attacks(sq) & board.kings()),
@@ -90,12 +92,12 @@ impl Attackers {
         }
     }
 
-    /// The attackers of `sq` still in `occupied`, sliders seen through `occupied`.
+    /// The attackers of the square still in `occupied`, sliders seen through `occupied`.
     #[inline]
-    fn through(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+    fn through(&self, occupied: Bitboard) -> Bitboard {
         (self.fixed
-            | (attacks::bishop_attacks(sq, occupied) & self.diagonal)
-            | (attacks::rook_attacks(sq, occupied) & self.straight))
+            | (attacks::bishop_attacks(self.sq, occupied) & self.diagonal)
+            | (attacks::rook_attacks(self.sq, occupied) & self.straight))
             & occupied
     }
 }
