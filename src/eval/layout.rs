@@ -65,8 +65,19 @@ pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 6;
 pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 6;
 /// Our pieces (not pawns) attacked and not defended.
 pub const HANGING: usize = THREAT_BY_ROOK + 6;
+/// The most advanced enemy pawn on each of the three files around our king, by its relative
+/// rank from our side (0: none on that file).
+pub const PAWN_STORM: usize = HANGING + 1;
+/// Squares of our king's zone attacked by the enemy and defended by no pawn, minor or rook.
+pub const WEAK_KING_SQUARES: usize = PAWN_STORM + 8;
+/// Our pawns on squares of a bishop's colour, counted per bishop.
+pub const BISHOP_PAWNS: usize = WEAK_KING_SQUARES + 1;
+/// A knight or bishop with a friendly pawn right in front of it.
+pub const MINOR_BEHIND_PAWN: usize = BISHOP_PAWNS + 1;
+/// Enemy pieces (not pawns) a safe one-step push of our pawns would attack.
+pub const PAWN_PUSH_THREAT: usize = MINOR_BEHIND_PAWN + 1;
 /// The side to move.
-pub const TEMPO: usize = HANGING + 1;
+pub const TEMPO: usize = PAWN_PUSH_THREAT + 1;
 /// Length of the weight vector.
 pub const WEIGHT_COUNT: usize = TEMPO + 1;
 
@@ -103,6 +114,11 @@ pub const GROUPS: &[(&str, usize, usize)] = &[
     ("threat by minor on P N B R Q K", THREAT_BY_MINOR, 6),
     ("threat by rook on P N B R Q K", THREAT_BY_ROOK, 6),
     ("hanging piece", HANGING, 1),
+    ("pawn storm by relative rank (0: none)", PAWN_STORM, 8),
+    ("weak king zone square", WEAK_KING_SQUARES, 1),
+    ("pawn on its bishop's colour", BISHOP_PAWNS, 1),
+    ("minor behind pawn", MINOR_BEHIND_PAWN, 1),
+    ("pawn push threat", PAWN_PUSH_THREAT, 1),
     ("tempo", TEMPO, 1),
 ];
 

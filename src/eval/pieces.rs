@@ -4,12 +4,18 @@
 use shakmaty::{Bitboard, Board, Color, Role, Square, attacks};
 
 use super::Sink;
-use super::attacks::{FILE_A, Maps, bit, files_of, front_fill, neighbour_files, relative_rank};
-use super::layout::{
-    BISHOP_MOBILITY, BISHOP_PAIR, HANGING, KING_ATTACKERS, KING_SHIELD, KING_ZONE_ATTACKS,
-    KNIGHT_MOBILITY, MATERIAL, OUTPOST, PSQT, QUEEN_MOBILITY, ROOK_MOBILITY, ROOK_OPEN,
-    ROOK_SEMI_OPEN, SAFE_CHECKS, THREAT_BY_MINOR, THREAT_BY_PAWN, THREAT_BY_ROOK,
+use super::attacks::{
+    FILE_A, Maps, bit, files_of, front_fill, neighbour_files, pawn_attacks, push, relative_rank,
 };
+use super::layout::{
+    BISHOP_MOBILITY, BISHOP_PAIR, BISHOP_PAWNS, HANGING, KING_ATTACKERS, KING_SHIELD,
+    KING_ZONE_ATTACKS, KNIGHT_MOBILITY, MATERIAL, MINOR_BEHIND_PAWN, OUTPOST, PAWN_PUSH_THREAT,
+    PAWN_STORM, PSQT, QUEEN_MOBILITY, ROOK_MOBILITY, ROOK_OPEN, ROOK_SEMI_OPEN, SAFE_CHECKS,
+    THREAT_BY_MINOR, THREAT_BY_PAWN, THREAT_BY_ROOK, WEAK_KING_SQUARES,
+};
+
+/// The light squares (b1, a2, …).
+const LIGHT_SQUARES: u64 = 0x55AA_55AA_55AA_55AA;
 
 /// The square index from `color`'s side (a1 for White is a8 for Black).
 #[inline]
@@ -65,6 +71,20 @@ pub fn activity(board: &Board, maps: &Maps, sink: &mut impl Sink) {
                     }
                 }
                 Role::Knight | Role::Bishop => {
+                    if push(color, b) & maps.pawns[us] != 0 {
+                        sink.add(color, MINOR_BEHIND_PAWN, 1);
+                    }
+                    if role == Role::Bishop {
+                        let colour = if b & LIGHT_SQUARES != 0 {
+                            LIGHT_SQUARES
+                        } else {
+                            !LIGHT_SQUARES
+                        };
+                        let n = (maps.pawns[us] & colour).count_ones() as i32;
+                        if n > 0 {
+                            sink.add(color, BISHOP_PAWNS, n);
+                        }
+                    }
                     let rank = relative_rank(color, sq);
                     let safe = front_fill(color, neighbour_files(b)) & maps.pawns[them] == 0;
                     if (3..=5).contains(&rank) && b & our_pawn_attacks != 0 && safe {
@@ -115,7 +135,32 @@ pub fn king_safety(maps: &Maps, sink: &mut impl Sink) {
             }
         }
 
+        // Weak squares around our own king: attacked, and covered by no pawn, minor or rook.
+        let covered = maps.by_role[us][0] | maps.by_role[us][1] | maps.by_role[us][2];
+        let covered = covered | maps.by_role[us][3];
+        let weak = maps.king_zone[us] & maps.all[them] & !covered;
+        if weak != 0 {
+            sink.add(color, WEAK_KING_SQUARES, weak.count_ones() as i32);
+        }
+
         shield(color, maps, sink);
+        storm(color, maps, sink);
+    }
+}
+
+/// The enemy pawns advancing on `color`'s king: on each of its file and the two next to it,
+/// the one nearest our side, by its rank from our side.
+fn storm(color: Color, maps: &Maps, sink: &mut impl Sink) {
+    let us = color as usize;
+    let file = maps.king[us].file().to_u32() as i32;
+    for f in (file - 1).max(0)..=(file + 1).min(7) {
+        let on_file = maps.pawns[1 - us] & (FILE_A << f);
+        let nearest = Bitboard(on_file)
+            .into_iter()
+            .map(|sq| relative_rank(color, sq))
+            .min()
+            .unwrap_or(0);
+        sink.add(color, PAWN_STORM + nearest, 1);
     }
 }
 
@@ -165,9 +210,70 @@ pub fn threats(board: &Board, maps: &Maps, sink: &mut impl Sink) {
             }
         }
         let pieces = (ours & !board.pawns() & !board.kings()).0;
+        // Their pawns' safe one-step pushes onto empty squares, and which of our pieces the
+        // pushed pawns would attack.
+        let pushes = push(color.other(), maps.pawns[them]) & !maps.occupied.0;
+        let safe = pushes & !maps.by_role[us][0] & (maps.all[them] | !maps.all[us]);
+        let threatened = pawn_attacks(color.other(), safe) & pieces;
+        if threatened != 0 {
+            sink.add(
+                color.other(),
+                PAWN_PUSH_THREAT,
+                threatened.count_ones() as i32,
+            );
+        }
         let hanging = (pieces & maps.all[them] & !maps.all[us]).count_ones() as i32;
         if hanging > 0 {
             sink.add(color, HANGING, hanging);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::trace;
+    use crate::game::test_position as pos;
+
+    /// White's count minus Black's for weight `index` in `fen`.
+    fn net(fen: &str, index: usize) -> i32 {
+        trace(&pos(fen))
+            .counts
+            .iter()
+            .filter(|&&(i, _)| i as usize == index)
+            .map(|&(_, n)| i32::from(n))
+            .sum()
+    }
+
+    #[test]
+    fn a_pawn_storm_is_scored_by_the_rank_it_reached() {
+        // Black's g- and h-pawns have reached White's fourth and third ranks next to the king on
+        // g1, and the f-file has no black pawn. Around the king on e8, only the f-file has a
+        // white pawn, still on f2 (Black's seventh rank).
+        let fen = "4k3/8/8/8/6p1/7p/5PP1/6K1 w - - 0 1";
+        assert_eq!(net(fen, PAWN_STORM + 3), 1);
+        assert_eq!(net(fen, PAWN_STORM + 2), 1);
+        assert_eq!(net(fen, PAWN_STORM + 6), -1);
+        assert_eq!(net(fen, PAWN_STORM), 1 - 2);
+    }
+
+    #[test]
+    fn a_pawn_push_that_forks_two_pieces_counts_twice() {
+        // d4-d5 attacks the knights on c6 and e6, and no black pawn guards d5.
+        let fen = "4k3/8/2n1n3/8/3P4/8/8/4K3 w - - 0 1";
+        assert_eq!(net(fen, PAWN_PUSH_THREAT), 2);
+        // With a black pawn on e6 instead of the knight, the push is no longer safe.
+        let fen = "4k3/8/2n1p3/8/3P4/8/8/4K3 w - - 0 1";
+        assert_eq!(net(fen, PAWN_PUSH_THREAT), 0);
+    }
+
+    #[test]
+    fn bishops_count_their_own_pawns_on_their_colour() {
+        // The bishop on c1 (dark) shares its colour with d2 and e3; b3 is light.
+        let fen = "4k3/8/8/8/8/1P2P3/3P4/2B1K3 w - - 0 1";
+        assert_eq!(net(fen, BISHOP_PAWNS), 2);
+        // The knight on d3 has a pawn in front of it; the bishop on c1 does not.
+        let fen = "4k3/8/8/8/3P4/3N4/8/2B1K3 w - - 0 1";
+        assert_eq!(net(fen, MINOR_BEHIND_PAWN), 1);
     }
 }
