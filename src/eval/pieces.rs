@@ -14,9 +14,6 @@ use super::layout::{
     THREAT_BY_MINOR, THREAT_BY_PAWN, THREAT_BY_ROOK, WEAK_KING_SQUARES,
 };
 
-/// The light squares (b1, a2, …).
-const LIGHT_SQUARES: u64 = 0x55AA_55AA_55AA_55AA;
-
 /// The square index from `color`'s side (a1 for White is a8 for Black).
 #[inline]
 fn relative_square(color: Color, sq: Square) -> usize {
@@ -75,11 +72,8 @@ pub fn activity(board: &Board, maps: &Maps, sink: &mut impl Sink) {
                         sink.add(color, MINOR_BEHIND_PAWN, 1);
                     }
                     if role == Role::Bishop {
-                        let colour = if b & LIGHT_SQUARES != 0 {
-                            LIGHT_SQUARES
-                        } else {
-                            !LIGHT_SQUARES
-                        };
+                        let light = Bitboard::LIGHT_SQUARES.0;
+                        let colour = if b & light != 0 { light } else { !light };
                         let n = (maps.pawns[us] & colour).count_ones() as i32;
                         if n > 0 {
                             sink.add(color, BISHOP_PAWNS, n);
@@ -136,43 +130,32 @@ pub fn king_safety(maps: &Maps, sink: &mut impl Sink) {
         }
 
         // Weak squares around our own king: attacked, and covered by no pawn, minor or rook.
-        let covered = maps.by_role[us][0] | maps.by_role[us][1] | maps.by_role[us][2];
-        let covered = covered | maps.by_role[us][3];
+        let covered = maps.by_role[us][..4].iter().fold(0, |acc, a| acc | a);
         let weak = maps.king_zone[us] & maps.all[them] & !covered;
         if weak != 0 {
             sink.add(color, WEAK_KING_SQUARES, weak.count_ones() as i32);
         }
 
-        shield(color, maps, sink);
-        storm(color, maps, sink);
+        shield_and_storm(color, maps, sink);
     }
 }
 
-/// The enemy pawns advancing on `color`'s king: on each of its file and the two next to it,
-/// the one nearest our side, by its rank from our side.
-fn storm(color: Color, maps: &Maps, sink: &mut impl Sink) {
-    let us = color as usize;
-    let file = maps.king[us].file().to_u32() as i32;
-    for f in (file - 1).max(0)..=(file + 1).min(7) {
-        let on_file = maps.pawns[1 - us] & (FILE_A << f);
-        let nearest = Bitboard(on_file)
-            .into_iter()
-            .map(|sq| relative_rank(color, sq))
-            .min()
-            .unwrap_or(0);
-        sink.add(color, PAWN_STORM + nearest, 1);
-    }
-}
-
-/// The pawns in front of `color`'s king, on its file and the two next to it.
-fn shield(color: Color, maps: &Maps, sink: &mut impl Sink) {
+/// The pawns on `color`'s king's file and the two next to it: on each, our nearest pawn in
+/// front of the king (the shield), and the enemy pawn nearest our side by its rank (the storm).
+fn shield_and_storm(color: Color, maps: &Maps, sink: &mut impl Sink) {
     let us = color as usize;
     let king = maps.king[us];
     let king_rank = relative_rank(color, king);
     let file = king.file().to_u32() as i32;
     for f in (file - 1).max(0)..=(file + 1).min(7) {
-        let on_file = maps.pawns[us] & (FILE_A << f);
-        let nearest = Bitboard(on_file)
+        let file_mask = FILE_A << f;
+        let storm = Bitboard(maps.pawns[1 - us] & file_mask)
+            .into_iter()
+            .map(|sq| relative_rank(color, sq))
+            .min()
+            .unwrap_or(0);
+        sink.add(color, PAWN_STORM + storm, 1);
+        let nearest = Bitboard(maps.pawns[us] & file_mask)
             .into_iter()
             .map(|sq| relative_rank(color, sq) as i32 - king_rank as i32)
             .filter(|&d| d > 0)
