@@ -18,7 +18,9 @@ const FIRST_KILLER: i32 = 1_000_002;
 const SECOND_KILLER: i32 = 1_000_001;
 const COUNTER_MOVE: i32 = 1_000_000;
 /// History scores stay within ±HISTORY_MAX, below the killers.
-const HISTORY_MAX: i32 = 500_000;
+const HISTORY_MAX: i32 = 16_384;
+/// Largest change one cutoff makes to a history entry.
+const HISTORY_BONUS_MAX: i32 = 1_536;
 /// Captures that lose material in the exchange come after every quiet move.
 const BAD_TACTICAL: i32 = -2_000_000;
 
@@ -127,7 +129,7 @@ impl Heuristics {
             killers[1] = killers[0];
             killers[0] = Some(best);
         }
-        let bonus = (depth * depth).min(HISTORY_MAX / 4);
+        let bonus = (16 * depth * depth + 32 * depth).min(HISTORY_BONUS_MAX);
         for &m in tried {
             let slot = self.history_slot(side, m);
             let delta = if m == best { bonus } else { -bonus };
