@@ -4,10 +4,10 @@ use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use super::ordering::{MAX_MOVES, is_good_tactical, is_plain_quiet, pick_next};
 use super::params::{
-    FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_MIN_DEPTH,
-    LMR_MIN_INDEX, LMR_MIN_INDEX_PV, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR,
-    NULL_MOVE_MIN_DEPTH, QUIET_SEE_MARGIN, RFP_MARGIN, RFP_MAX_DEPTH, SEE_PRUNE_MARGIN,
-    SEE_PRUNE_MAX_DEPTH,
+    FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH,
+    LMR_MIN_DEPTH, LMR_MIN_INDEX, LMR_MIN_INDEX_PV, NULL_MOVE_BASE_REDUCTION,
+    NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MIN_DEPTH, QUIET_SEE_MARGIN, RFP_MARGIN, RFP_MAX_DEPTH,
+    SEE_PRUNE_MARGIN, SEE_PRUNE_MAX_DEPTH,
 };
 use super::pv::MAX_PLY;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, NO_EVAL};
@@ -182,6 +182,15 @@ impl Searcher {
                 return score;
             }
         }
+
+        // Internal iterative reduction: off the PV, a node deep enough to matter but without a
+        // move from the TT is searched a ply shallower; if it counts, the next iteration finds
+        // it with the move this search stores.
+        let depth = if !pv_node && depth >= IIR_MIN_DEPTH && tt_move == PackedMove::NONE {
+            depth - 1
+        } else {
+            depth
+        };
 
         // The static evaluation, and whether it rose since our previous move (two plies up;
         // unknown counts as not improving).

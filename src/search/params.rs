@@ -10,6 +10,10 @@ pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
 pub const NULL_MOVE_BASE_REDUCTION: i32 = 2;
 pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
 
+/// Internal iterative reduction: minimum remaining depth of a non-PV node without a TT move
+/// that is searched a ply shallower.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
 /// Late-move reductions: minimum remaining depth, first move index reduced at non-PV and PV
 /// nodes, and the table `LMR_BASE + ln(depth) ln(index) / LMR_DIVISOR`.
 pub const LMR_MIN_DEPTH: i32 = 3;
