@@ -13,6 +13,8 @@
 #   -g, --games N      game limit (default: 20000)
 #   -c, --concurrency N  games played at once (default: 2)
 #   -o, --openings F   opening file (default: tests/data/8moves_v3_first1000.epd)
+#   --hash MB          transposition table of each engine (default: 64); a small table at a
+#                      short time control shows what a longer game does to a full table
 #   -- ARGS            extra arguments for cutechess-cli
 #
 # Needs cutechess-cli on PATH. Run from anywhere inside the repository.
@@ -20,11 +22,11 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 elo0=0; elo1=5; alpha=0.05; beta=0.05
-tc="10+0.1"; games=20000; concurrency=2
+tc="10+0.1"; games=20000; concurrency=2; hash=64
 openings="$root/tests/data/8moves_v3_first1000.epd"
 extra=(); revs=()
 
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --elo0) elo0=$2; shift 2 ;;
@@ -35,6 +37,7 @@ while [ $# -gt 0 ]; do
     -g|--games) games=$2; shift 2 ;;
     -c|--concurrency) concurrency=$2; shift 2 ;;
     -o|--openings) openings=$2; shift 2 ;;
+    --hash) hash=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
     -h|--help) usage 0 ;;
     -*) echo "sprt.sh: unknown option '$1'" >&2; usage 2 ;;
@@ -72,8 +75,8 @@ rounds=$(( (games + 1) / 2 ))
 echo "SPRT [$elo0, $elo1] alpha $alpha beta $beta at $tc, up to $((rounds * 2)) games, concurrency $concurrency"
 log="$work/cutechess.log"
 cutechess-cli \
-  -engine "cmd=$work/pivot-new" name=new proto=uci option.Hash=64 \
-  -engine "cmd=$work/pivot-base" name=base proto=uci option.Hash=64 \
+  -engine "cmd=$work/pivot-new" name=new proto=uci option.Hash="$hash" \
+  -engine "cmd=$work/pivot-base" name=base proto=uci option.Hash="$hash" \
   -each "tc=$tc" timemargin=0 \
   -openings "file=$openings" "format=$format" order=random plies=16 \
   -repeat -games 2 -rounds "$rounds" -concurrency "$concurrency" \
