@@ -183,14 +183,10 @@ impl Searcher {
             }
         }
 
-        // Internal iterative reduction: off the PV, a node deep enough to matter but without a
-        // move from the TT is searched a ply shallower; if it counts, the next iteration finds
-        // it with the move this search stores.
-        let depth = if !pv_node && depth >= IIR_MIN_DEPTH && tt_move == PackedMove::NONE {
-            depth - 1
-        } else {
-            depth
-        };
+        // Internal iterative reduction: off the PV, a deep node without a move from the TT is
+        // searched a ply shallower; the best move it stores leads the next visit.
+        let iir = !pv_node && depth >= IIR_MIN_DEPTH && tt_move == PackedMove::NONE;
+        let depth = depth - i32::from(iir);
 
         // The static evaluation, and whether it rose since our previous move (two plies up;
         // unknown counts as not improving).
