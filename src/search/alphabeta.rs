@@ -7,7 +7,8 @@ use super::params::{
     FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH,
     LMR_MIN_DEPTH, LMR_MIN_INDEX, LMR_MIN_INDEX_PV, NULL_MOVE_BASE_REDUCTION,
     NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MIN_DEPTH, QUIET_SEE_MARGIN, RFP_MARGIN, RFP_MAX_DEPTH,
-    SEE_PRUNE_MARGIN, SEE_PRUNE_MAX_DEPTH,
+    SEE_PRUNE_MARGIN, SEE_PRUNE_MAX_DEPTH, SINGULAR_MARGIN, SINGULAR_MIN_DEPTH,
+    SINGULAR_TT_DEPTH_GAP,
 };
 use super::pv::MAX_PLY;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, NO_EVAL};
@@ -28,6 +29,7 @@ impl Searcher {
     pub(super) fn search_root(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
         self.pv.clear_row(0);
         self.root_best = -INFINITY;
+        self.root_depth = depth;
         self.evals[0] = NO_EVAL;
         let root = self.root.clone();
         let root_key = self.root_key;
@@ -140,7 +142,14 @@ impl Searcher {
             return alpha;
         }
 
-        let entry = self.tt.probe(key);
+        // A singular-extension search of this node leaves one move out: its result must not
+        // come from or go into the table, and no pruning before the moves applies to it.
+        let excluded = self.excluded[ply];
+        let entry = if excluded.is_none() {
+            self.tt.probe(key)
+        } else {
+            None
+        };
         let tt_move = entry.map_or(PackedMove::NONE, |e| e.mv);
         if let Some(e) = entry
             && !pv_node
@@ -155,6 +164,7 @@ impl Searcher {
         // Tablebases, right after a capture or pawn move (where the WDL tables are exact). PV
         // nodes are searched on, so that the PV stays a full line of real moves.
         if !pv_node
+            && excluded.is_none()
             && depth >= self.tb_settings.probe_depth
             && pos.halfmoves() == 0
             && let Some(tables) = &self.tb
@@ -185,7 +195,8 @@ impl Searcher {
 
         // Internal iterative reduction: off the PV, a deep node without a move from the TT is
         // searched a ply shallower; the best move it stores leads the next visit.
-        let iir = !pv_node && depth >= IIR_MIN_DEPTH && tt_move == PackedMove::NONE;
+        let iir =
+            !pv_node && excluded.is_none() && depth >= IIR_MIN_DEPTH && tt_move == PackedMove::NONE;
         let depth = depth - i32::from(iir);
 
         // The static evaluation, and whether it rose since our previous move (two plies up;
@@ -213,6 +224,7 @@ impl Searcher {
         // Reverse futility pruning: far enough above beta, a quiet position keeps its margin.
         if !pv_node
             && !in_check
+            && excluded.is_none()
             && depth <= RFP_MAX_DEPTH
             && beta.abs() < MATE_BOUND
             && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
@@ -225,6 +237,7 @@ impl Searcher {
         if !pv_node
             && !in_check
             && depth >= NULL_MOVE_MIN_DEPTH
+            && excluded.is_none()
             && self.path_moves[ply - 1].is_some()
             && beta.abs() < MATE_BOUND
             && has_pieces(pos)
@@ -258,6 +271,45 @@ impl Searcher {
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
+
+        // Singular extension: when the TT move's lower bound stands and every other move, at
+        // half the depth, fails low against a margin below it, the TT move is the only good one
+        // and is searched a ply deeper. When the others reach beta even with the margin, several
+        // moves refute the parent and a non-PV node returns at once (multi-cut).
+        let mut singular = None;
+        if let Some(e) = entry
+            && depth >= SINGULAR_MIN_DEPTH
+            && excluded.is_none()
+            && ply < 2 * self.root_depth as usize
+            && matches!(e.bound, Bound::Lower | Bound::Exact)
+            && e.depth >= depth - SINGULAR_TT_DEPTH_GAP
+            && let tt_score = score_from_tt(e.score, ply)
+            && tt_score.abs() < MATE_BOUND
+            && let Some(&candidate) = moves.iter().find(|m| tt_move.matches(**m))
+        {
+            let singular_beta = tt_score - SINGULAR_MARGIN * depth;
+            self.excluded[ply] = Some(candidate);
+            let score = self.negamax(
+                pos,
+                key,
+                (depth - 1) / 2,
+                singular_beta - 1,
+                singular_beta,
+                ply,
+                false,
+                false,
+            );
+            self.excluded[ply] = None;
+            if self.stopped {
+                return 0;
+            }
+            if score < singular_beta {
+                singular = Some(candidate);
+            } else if !pv_node && singular_beta >= beta {
+                return singular_beta;
+            }
+        }
+
         let follow_move = if follow {
             self.prev_pv.get(ply).copied()
         } else {
@@ -289,6 +341,9 @@ impl Searcher {
         self.keys.push(key);
         for i in 0..moves.len() {
             let m = pick_next(&mut moves, &mut scores, i);
+            if excluded == Some(m) {
+                continue;
+            }
             let quiet = !m.is_capture() && m.promotion().is_none();
             // Shallow moves that lose material in the exchange on their target square are
             // skipped: captures losing more than a pawn a ply, quiets more than
@@ -320,6 +375,7 @@ impl Searcher {
             let child_key = key_after(pos, key, m, &child);
             let child_follow = follow_move == Some(m);
             self.path_moves[ply] = Some(m);
+            let new_depth = depth - 1 + i32::from(singular == Some(m));
             // Late-move reduction for quiet moves ordered late.
             let min_index = if pv_node {
                 LMR_MIN_INDEX_PV
@@ -341,15 +397,15 @@ impl Searcher {
             let search = |s: &mut Searcher, d: i32, lo: i32, hi: i32, pv: bool| {
                 -s.negamax(&child, child_key, d, -hi, -lo, ply + 1, pv, child_follow)
             };
-            let score = if i == 0 {
-                search(self, depth - 1, alpha, beta, pv_node)
+            let score = if best_move.is_none() {
+                search(self, new_depth, alpha, beta, pv_node)
             } else {
-                let mut s = search(self, depth - 1 - reduction, alpha, alpha + 1, false);
+                let mut s = search(self, new_depth - reduction, alpha, alpha + 1, false);
                 if reduction > 0 && s > alpha && !self.stopped {
-                    s = search(self, depth - 1, alpha, alpha + 1, false);
+                    s = search(self, new_depth, alpha, alpha + 1, false);
                 }
                 if pv_node && s > alpha && !self.stopped {
-                    search(self, depth - 1, alpha, beta, true)
+                    search(self, new_depth, alpha, beta, true)
                 } else {
                     s
                 }
@@ -388,6 +444,14 @@ impl Searcher {
             }
         }
         self.keys.pop();
+        if excluded.is_some() {
+            // Every other move was pruned, or there was none: no evidence against singularity.
+            return if best_score == -INFINITY {
+                alpha
+            } else {
+                best_score
+            };
+        }
 
         let bound = if best_score >= beta {
             Bound::Lower

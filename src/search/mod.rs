@@ -202,6 +202,10 @@ pub struct Searcher {
     /// The move played at each ply of the current path, leading to the node at `ply + 1`
     /// (`None` for a null move).
     path_moves: [Option<Move>; MAX_PLY],
+    /// The move a singular-extension search leaves out at each ply (`None` outside one).
+    excluded: [Option<Move>; MAX_PLY],
+    /// Depth of the iteration in progress (extensions stop at twice it).
+    root_depth: i32,
 }
 
 /// Reductions for late quiet moves: `LMR_BASE + ln(depth) ln(index) / LMR_DIVISOR`, floored.
@@ -259,6 +263,8 @@ impl Searcher {
             evals: [score::NO_EVAL; MAX_PLY],
             lmr: Box::new(lmr_table()),
             path_moves: [None; MAX_PLY],
+            excluded: [None; MAX_PLY],
+            root_depth: 0,
         }
     }
 

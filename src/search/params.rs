@@ -14,6 +14,13 @@ pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
 /// that is searched a ply shallower.
 pub const IIR_MIN_DEPTH: i32 = 4;
 
+/// Singular extensions: at depth `SINGULAR_MIN_DEPTH` or more, a TT move whose lower bound
+/// is at most `SINGULAR_TT_DEPTH_GAP` plies shallower is extended when every other move fails
+/// low against its score minus `SINGULAR_MARGIN` per ply, searched to half the depth.
+pub const SINGULAR_MIN_DEPTH: i32 = 7;
+pub const SINGULAR_TT_DEPTH_GAP: i32 = 3;
+pub const SINGULAR_MARGIN: i32 = 2;
+
 /// Late-move reductions: minimum remaining depth, first move index reduced at non-PV and PV
 /// nodes, and the table `LMR_BASE + ln(depth) ln(index) / LMR_DIVISOR`.
 pub const LMR_MIN_DEPTH: i32 = 3;
