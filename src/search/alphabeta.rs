@@ -143,7 +143,8 @@ impl Searcher {
         }
 
         // A singular-extension search of this node leaves one move out: its result must not
-        // come from or go into the table, and no pruning before the moves applies to it.
+        // come from or go into the table (so it has no entry and starts no singular search of
+        // its own), and no pruning before the moves applies to it.
         let excluded = self.excluded[ply];
         let entry = if excluded.is_none() {
             self.tt.probe(key)
@@ -201,7 +202,12 @@ impl Searcher {
 
         // The static evaluation, and whether it rose since our previous move (two plies up;
         // unknown counts as not improving).
-        let static_eval = static_eval(pos, entry, in_check);
+        // (A singular-extension search reuses the one its own node just stored.)
+        let static_eval = if excluded.is_some() {
+            self.evals[ply]
+        } else {
+            static_eval(pos, entry, in_check)
+        };
         self.evals[ply] = static_eval;
         let improving = !in_check
             && ply >= 2
@@ -279,7 +285,6 @@ impl Searcher {
         let mut singular = None;
         if let Some(e) = entry
             && depth >= SINGULAR_MIN_DEPTH
-            && excluded.is_none()
             && ply < 2 * self.root_depth as usize
             && matches!(e.bound, Bound::Lower | Bound::Exact)
             && e.depth >= depth - SINGULAR_TT_DEPTH_GAP
@@ -445,7 +450,7 @@ impl Searcher {
         }
         self.keys.pop();
         if excluded.is_some() {
-            // Every other move was pruned, or there was none: no evidence against singularity.
+            // The left-out move was the only legal one: nothing speaks against its being singular.
             return if best_score == -INFINITY {
                 alpha
             } else {
