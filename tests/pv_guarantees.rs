@@ -79,6 +79,19 @@ fn mates_in_one_to_five_are_announced_exactly_and_their_pvs_mate() {
 }
 
 #[test]
+fn a_depth_limited_search_goes_on_to_its_depth_after_finding_a_mate() {
+    // Selective search can see a longer mate first (the NNUE branch saw the mated-in-3 of
+    // `1N3b2/p1kN2Pp/…` as mated in 4 until the underpromotion g7xf8=B got its full depth),
+    // so `go depth` does not stop at the first mate; only a game on the clock does.
+    let mut bench = Bench::new();
+    let game = parse_epd_position("3R4/8/8/2p3K1/2p5/5B2/R1pPNB2/1b1k4 w - - bm #2;").unwrap();
+    let lines = bench.lines(&game, 10);
+    let last = lines.iter().rev().find(|l| l.bound.is_none()).unwrap();
+    assert_eq!(last.depth, 10, "{last:?}");
+    assert_eq!(mate_in_moves(last.score), Some(2), "{last:?}");
+}
+
+#[test]
 fn pvs_stay_sound_with_repetitions_in_the_game_history() {
     let mut bench = Bench::new();
     let mut audit = Audit::default();

@@ -544,8 +544,11 @@ impl Searcher {
         {
             return true;
         }
-        // A mate score found well within the searched depth will not change.
-        if is_mate(score) && depth > MATE - score.abs() + 2 {
+        // On the clock, a mate found well within the searched depth ends the search: deeper
+        // iterations could only shorten it through moves the pruning skipped, which is not
+        // worth the game's time. A search to a depth, node count or move time goes on, so
+        // the shortest mate it can see is found.
+        if limits.clock.is_some() && is_mate(score) && depth > MATE - score.abs() + 2 {
             return true;
         }
         if self.root_moves.len() == 1 && self.time.is_some() && limits.clock.is_some() {
