@@ -11,6 +11,7 @@ pub mod out;
 pub mod perft;
 pub mod pvcheck;
 pub mod search;
+pub mod nnue;
 pub mod tb;
 pub mod tt;
 pub mod tune;

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 use pivot::engine::Engine;
 use pivot::game::Game;
 use pivot::uci::fmt::uci_move;
+use pivot::nnue::{self, train};
 use pivot::{bench, datagen, frontend, perft, pvcheck, tune};
 
 /// Pivot, a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
@@ -100,6 +101,34 @@ enum Cmd {
         /// Worker threads for the gradient.
         #[arg(long, default_value_t = 2)]
         threads: usize,
+    },
+    /// Train the evaluation network on `datagen` files and write it in Pivot's network format
+    /// (src/nnue/pivot.nnue is the one built in).
+    Train {
+        /// Data files of `FEN | score | result` lines.
+        #[arg(required = true)]
+        data: Vec<PathBuf>,
+        /// Where to write the network.
+        #[arg(long, short)]
+        out: PathBuf,
+        /// Full passes over the data.
+        #[arg(long, default_value_t = 30)]
+        epochs: usize,
+        /// Positions per gradient step.
+        #[arg(long, default_value_t = 16384)]
+        batch: usize,
+        /// Adam step size (it drops to 30% at 60% of the epochs, and again at 85%).
+        #[arg(long, default_value_t = 0.001)]
+        rate: f32,
+        /// Weight of the game's result in each target, against the search score's (0 to 1).
+        #[arg(long, default_value_t = 0.5)]
+        result_weight: f32,
+        /// Worker threads for the gradient.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Seed of the initial weights and of the shuffling.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Count legal move sequences to DEPTH, split by first move.
     Perft {
@@ -221,6 +250,32 @@ fn main() {
                 every: 50,
             },
         ),
+        Some(Cmd::Train {
+            data,
+            out,
+            epochs,
+            batch,
+            rate,
+            result_weight,
+            threads,
+            seed,
+        }) => {
+            if !(0.0..=1.0).contains(&result_weight) {
+                fail(format!("--result-weight must lie in 0..1, not {result_weight}"));
+            }
+            run_train(
+                &data,
+                &out,
+                result_weight,
+                train::Settings {
+                    epochs,
+                    batch,
+                    rate,
+                    threads,
+                    seed,
+                },
+            )
+        }
         Some(Cmd::Perft { depth, fen }) => {
             let game = match fen {
                 None => Game::default(),
@@ -290,6 +345,39 @@ fn run_datagen(out: PathBuf, mut settings: datagen::Settings, book: Option<PathB
         ),
         Err(e) => fail(format!("writing {}: {e}", out.display())),
     }
+}
+
+fn run_train(data: &[PathBuf], out: &PathBuf, result_weight: f32, settings: train::Settings) {
+    let mut positions = train::Data::default();
+    let mut skipped = train::Skipped::default();
+    for path in data {
+        let text = std::fs::read_to_string(path)
+            .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", path.display())));
+        positions.load(&text, result_weight, &mut skipped);
+    }
+    println!(
+        "{} positions ({} malformed, {} in check skipped)",
+        positions.len(),
+        skipped.malformed,
+        skipped.in_check
+    );
+    if positions.is_empty() {
+        fail("no usable position".to_string());
+    }
+    let started = Instant::now();
+    let net = train::train(&positions, &settings, |e| {
+        println!(
+            "epoch {} rate {:.6} train {:.6} validation {:.6} ({} s)",
+            e.epoch,
+            e.rate,
+            e.train_error,
+            e.validation_error,
+            started.elapsed().as_secs()
+        );
+    });
+    std::fs::write(out, nnue::file::encode(&net.quantize()))
+        .unwrap_or_else(|e| fail(format!("cannot write {}: {e}", out.display())));
+    println!("wrote {}", out.display());
 }
 
 fn run_tune(data: &[PathBuf], out: &PathBuf, plan: tune::Schedule) {

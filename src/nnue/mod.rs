@@ -1,0 +1,132 @@
+//! NNUE evaluation: a (768 → HIDDEN)×2 → 1 network over piece-square features, seen from each
+//! side, with a squared clipped ReLU; quantized to integers for the engine.
+//!
+//! Each side has an accumulator: the hidden layer's bias plus one weight column per piece on
+//! the board, indexed from that side's point of view (own pieces first, board flipped for
+//! Black). The output layer reads the side to move's accumulator, then the other side's.
+
+pub mod accumulator;
+pub mod file;
+pub mod train;
+
+use std::sync::OnceLock;
+
+use shakmaty::{Chess, Color, Piece, Position, Square};
+
+pub use accumulator::Accumulator;
+
+/// Piece-square inputs: 2 colours × 6 roles × 64 squares.
+pub const INPUTS: usize = 768;
+/// Hidden neurons per side.
+pub const HIDDEN: usize = 128;
+/// Quantization of the hidden layer (weights and biases) and of the output weights.
+pub const QA: i32 = 255;
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's output (whose logistic is the expected score).
+pub const SCALE: i32 = 400;
+
+/// The network's weights, quantized.
+#[derive(Clone)]
+pub struct Network {
+    /// Hidden-layer weights, one column of HIDDEN per input.
+    pub hidden_weights: Vec<[i16; HIDDEN]>,
+    pub hidden_bias: [i16; HIDDEN],
+    /// Output weights: the side to move's half, then the other side's.
+    pub output_weights: [i16; 2 * HIDDEN],
+    pub output_bias: i32,
+}
+
+/// The input index of `piece` on `square` from `perspective`'s side.
+#[inline]
+pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
+    let (own, sq) = match perspective {
+        Color::White => (piece.color == Color::White, square as usize),
+        Color::Black => (piece.color == Color::Black, square as usize ^ 56),
+    };
+    usize::from(!own) * 384 + (piece.role as usize - 1) * 64 + sq
+}
+
+/// The network shipped with Pivot.
+static EMBEDDED: &[u8] = include_bytes!("pivot.nnue");
+
+/// The embedded network, decoded once.
+pub fn network() -> &'static Network {
+    static NET: OnceLock<Network> = OnceLock::new();
+    NET.get_or_init(|| file::decode(EMBEDDED).expect("the embedded network is well formed"))
+}
+
+impl Network {
+    /// The evaluation in centipawns for the side to move, from both sides' accumulators.
+    #[inline]
+    pub fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
+        let (ours, theirs) = self.output_weights.split_at(HIDDEN);
+        let sum = half(us, ours) + half(them, theirs);
+        let raw = sum / i64::from(QA) + i64::from(self.output_bias);
+        (raw * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+
+    /// The evaluation of `pos` for the side to move, with both accumulators built from scratch.
+    pub fn evaluate(&self, pos: &Chess) -> i32 {
+        let acc = Accumulator::from_position(self, pos);
+        acc.evaluate(self, pos.turn())
+    }
+}
+
+/// One side's contribution to the output: Σ clamp(a, 0, QA)² · w.
+#[inline]
+fn half(acc: &[i16; HIDDEN], weights: &[i16]) -> i64 {
+    let mut sum = 0i64;
+    for (&a, &w) in acc.iter().zip(weights) {
+        let c = i32::from(a).clamp(0, QA);
+        sum += i64::from(c * i32::from(w) * c);
+    }
+    sum
+}
+
+/// The embedded network's evaluation of `pos` for the side to move, in centipawns.
+pub fn evaluate(pos: &Chess) -> i32 {
+    network().evaluate(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Role};
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    #[test]
+    fn features_mirror_between_the_sides() {
+        let white_pawn_e2 = Piece {
+            color: Color::White,
+            role: Role::Pawn,
+        };
+        let black_pawn_e7 = Piece {
+            color: Color::Black,
+            role: Role::Pawn,
+        };
+        assert_eq!(
+            feature(Color::White, white_pawn_e2, Square::E2),
+            feature(Color::Black, black_pawn_e7, Square::E7)
+        );
+        assert_eq!(
+            feature(Color::White, black_pawn_e7, Square::E7),
+            feature(Color::Black, white_pawn_e2, Square::E2)
+        );
+        assert!(feature(Color::Black, white_pawn_e2, Square::E2) >= 384);
+    }
+
+    /// A position and its colour-flipped mirror get the same evaluation for the side to move.
+    #[test]
+    fn mirrored_positions_evaluate_alike() {
+        let a = pos("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+        let b = pos("rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4");
+        assert_eq!(evaluate(&a), evaluate(&b));
+    }
+}

@@ -1,0 +1,427 @@
+//! `train`: fits a network to `datagen` positions by minibatch gradient descent (Adam) on the
+//! squared error between the logistic of its output and a blend of the game's result and the
+//! search's score, then quantizes it for the engine.
+
+use shakmaty::{Color, Position};
+
+use super::{HIDDEN, INPUTS, Network, QA, QB, SCALE, feature};
+use crate::game::Game;
+
+/// One position: where its features start in `Data::features`, how many, and its target (the
+/// expected score for the side to move).
+#[derive(Clone, Copy)]
+struct Entry {
+    start: u32,
+    len: u8,
+    target: f32,
+}
+
+/// Training positions, each as its list of (side to move's, other side's) input indices.
+#[derive(Default)]
+pub struct Data {
+    features: Vec<(u16, u16)>,
+    entries: Vec<Entry>,
+}
+
+/// Why a data line was not used.
+#[derive(Debug, Default)]
+pub struct Skipped {
+    pub malformed: u64,
+    pub in_check: u64,
+}
+
+impl Data {
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Adds the `FEN | score | result` lines of `text` (score in centipawns and result 1.0, 0.5
+    /// or 0.0, both for White). The target mixes the result, weighted `result_weight`, with the
+    /// logistic of the score.
+    pub fn load(&mut self, text: &str, result_weight: f32, skipped: &mut Skipped) {
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+            let [fen, score, result] = fields[..] else {
+                skipped.malformed += 1;
+                continue;
+            };
+            let result: f32 = match result {
+                "1.0" | "1" | "1-0" => 1.0,
+                "0.5" | "1/2-1/2" => 0.5,
+                "0.0" | "0" | "0-1" => 0.0,
+                _ => {
+                    skipped.malformed += 1;
+                    continue;
+                }
+            };
+            let (Ok(score), Ok((game, _))) = (score.parse::<i32>(), Game::from_fen(fen)) else {
+                skipped.malformed += 1;
+                continue;
+            };
+            let pos = game.pos();
+            if pos.is_check() {
+                skipped.in_check += 1;
+                continue;
+            }
+            let white_target =
+                result_weight * result + (1.0 - result_weight) * sigmoid(score as f32 / SCALE as f32);
+            let (us, target) = match pos.turn() {
+                Color::White => (Color::White, white_target),
+                Color::Black => (Color::Black, 1.0 - white_target),
+            };
+            let start = self.features.len() as u32;
+            for (square, piece) in pos.board().clone() {
+                self.features.push((
+                    feature(us, piece, square) as u16,
+                    feature(!us, piece, square) as u16,
+                ));
+            }
+            self.entries.push(Entry {
+                start,
+                len: (self.features.len() as u32 - start) as u8,
+                target,
+            });
+        }
+    }
+}
+
+#[inline]
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The network in floating point: output = w2 · [screlu(acc_us), screlu(acc_them)] + b2, in
+/// units of `SCALE` centipawns.
+#[derive(Clone)]
+pub struct FloatNet {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+}
+
+/// Weights stay within this, so that the quantized ones fit in i16.
+const CLIP: f32 = 1.98;
+
+impl FloatNet {
+    /// Small random weights from `seed`.
+    pub fn new(seed: u64) -> FloatNet {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut uniform = |scale: f32| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
+        };
+        FloatNet {
+            w1: (0..INPUTS * HIDDEN).map(|_| uniform(0.1)).collect(),
+            b1: vec![0.0; HIDDEN],
+            w2: (0..2 * HIDDEN).map(|_| uniform(0.1)).collect(),
+            b2: 0.0,
+        }
+    }
+
+    fn zeros() -> FloatNet {
+        FloatNet {
+            w1: vec![0.0; INPUTS * HIDDEN],
+            b1: vec![0.0; HIDDEN],
+            w2: vec![0.0; 2 * HIDDEN],
+            b2: 0.0,
+        }
+    }
+
+    fn accumulate(&self, features: impl Iterator<Item = usize>, acc: &mut [f32; HIDDEN]) {
+        acc.copy_from_slice(&self.b1);
+        for f in features {
+            let row = &self.w1[f * HIDDEN..(f + 1) * HIDDEN];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+    }
+
+    /// The output for one position's features.
+    fn forward(&self, feats: &[(u16, u16)], us: &mut [f32; HIDDEN], them: &mut [f32; HIDDEN]) -> f32 {
+        self.accumulate(feats.iter().map(|f| usize::from(f.0)), us);
+        self.accumulate(feats.iter().map(|f| usize::from(f.1)), them);
+        let (w_us, w_them) = self.w2.split_at(HIDDEN);
+        let mut out = self.b2;
+        for j in 0..HIDDEN {
+            out += w_us[j] * screlu(us[j]) + w_them[j] * screlu(them[j]);
+        }
+        out
+    }
+
+    /// Adds the gradient of the squared error on `entries` to `grad`; returns the summed error.
+    fn backward(&self, data: &Data, entries: &[Entry], grad: &mut FloatNet) -> f64 {
+        let mut us = [0f32; HIDDEN];
+        let mut them = [0f32; HIDDEN];
+        let mut loss = 0f64;
+        for e in entries {
+            let feats = &data.features[e.start as usize..e.start as usize + usize::from(e.len)];
+            let out = self.forward(feats, &mut us, &mut them);
+            let p = sigmoid(out);
+            let diff = p - e.target;
+            loss += f64::from(diff * diff);
+            let d = 2.0 * diff * p * (1.0 - p);
+            grad.b2 += d;
+            let (w_us, w_them) = self.w2.split_at(HIDDEN);
+            let (g_us, g_them) = grad.w2.split_at_mut(HIDDEN);
+            let mut d_us = [0f32; HIDDEN];
+            let mut d_them = [0f32; HIDDEN];
+            for j in 0..HIDDEN {
+                g_us[j] += d * screlu(us[j]);
+                g_them[j] += d * screlu(them[j]);
+                d_us[j] = d * w_us[j] * screlu_slope(us[j]);
+                d_them[j] = d * w_them[j] * screlu_slope(them[j]);
+                grad.b1[j] += d_us[j] + d_them[j];
+            }
+            for &(fu, ft) in feats {
+                let row = &mut grad.w1[usize::from(fu) * HIDDEN..(usize::from(fu) + 1) * HIDDEN];
+                for (g, dj) in row.iter_mut().zip(&d_us) {
+                    *g += dj;
+                }
+                let row = &mut grad.w1[usize::from(ft) * HIDDEN..(usize::from(ft) + 1) * HIDDEN];
+                for (g, dj) in row.iter_mut().zip(&d_them) {
+                    *g += dj;
+                }
+            }
+        }
+        loss
+    }
+
+    /// The mean squared error on `entries`.
+    fn error(&self, data: &Data, entries: &[Entry]) -> f64 {
+        let mut us = [0f32; HIDDEN];
+        let mut them = [0f32; HIDDEN];
+        let sum: f64 = entries
+            .iter()
+            .map(|e| {
+                let feats = &data.features[e.start as usize..e.start as usize + usize::from(e.len)];
+                let diff = sigmoid(self.forward(feats, &mut us, &mut them)) - e.target;
+                f64::from(diff * diff)
+            })
+            .sum();
+        sum / entries.len().max(1) as f64
+    }
+
+    fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
+        self.w1
+            .iter_mut()
+            .chain(self.b1.iter_mut())
+            .chain(self.w2.iter_mut())
+            .chain(std::iter::once(&mut self.b2))
+    }
+
+    fn params(&self) -> impl Iterator<Item = &f32> {
+        self.w1
+            .iter()
+            .chain(self.b1.iter())
+            .chain(self.w2.iter())
+            .chain(std::iter::once(&self.b2))
+    }
+
+    /// The network in the engine's integers.
+    pub fn quantize(&self) -> Network {
+        let q = |x: f32, s: i32| (x * s as f32).round() as i16;
+        let mut hidden_weights = vec![[0i16; HIDDEN]; INPUTS];
+        for (i, column) in hidden_weights.iter_mut().enumerate() {
+            for (j, w) in column.iter_mut().enumerate() {
+                *w = q(self.w1[i * HIDDEN + j], QA);
+            }
+        }
+        let mut hidden_bias = [0i16; HIDDEN];
+        for (b, &x) in hidden_bias.iter_mut().zip(&self.b1) {
+            *b = q(x, QA);
+        }
+        let mut output_weights = [0i16; 2 * HIDDEN];
+        for (w, &x) in output_weights.iter_mut().zip(&self.w2) {
+            *w = q(x, QB);
+        }
+        Network {
+            hidden_weights,
+            hidden_bias,
+            output_weights,
+            output_bias: (self.b2 * (QA * QB) as f32).round() as i32,
+        }
+    }
+}
+
+#[inline]
+fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+#[inline]
+fn screlu_slope(x: f32) -> f32 {
+    if x > 0.0 && x < 1.0 { 2.0 * x } else { 0.0 }
+}
+
+/// How to train.
+pub struct Settings {
+    pub epochs: usize,
+    pub batch: usize,
+    /// Adam step size; it drops to 30% at 60% of the epochs and again at 85%.
+    pub rate: f32,
+    pub threads: usize,
+    pub seed: u64,
+}
+
+/// Progress after an epoch.
+pub struct Epoch {
+    pub epoch: usize,
+    pub train_error: f64,
+    pub validation_error: f64,
+    pub rate: f32,
+}
+
+/// Trains a network on `data`: every 50th position is held out for the validation error.
+pub fn train(data: &Data, settings: &Settings, mut report: impl FnMut(&Epoch)) -> FloatNet {
+    let (mut training, mut validation) = (Vec::new(), Vec::new());
+    for (i, e) in data.entries.iter().enumerate() {
+        if i % 50 == 0 {
+            validation.push(*e);
+        } else {
+            training.push(*e);
+        }
+    }
+    let mut net = FloatNet::new(settings.seed);
+    let params = net.params().count();
+    let (mut m, mut v) = (vec![0f32; params], vec![0f32; params]);
+    let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut step = 0i32;
+    let mut rng = settings.seed | 1;
+    let threads = settings.threads.max(1);
+    let mut grads: Vec<FloatNet> = (0..threads).map(|_| FloatNet::zeros()).collect();
+    for epoch in 1..=settings.epochs {
+        let rate = settings.rate
+            * if epoch * 100 > settings.epochs * 85 {
+                0.09
+            } else if epoch * 100 > settings.epochs * 60 {
+                0.3
+            } else {
+                1.0
+            };
+        // Fisher–Yates with a xorshift generator: the same seed trains the same network.
+        for i in (1..training.len()).rev() {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            training.swap(i, (rng % (i as u64 + 1)) as usize);
+        }
+        let mut loss = 0f64;
+        for batch in training.chunks(settings.batch.max(1)) {
+            let part = batch.len().div_ceil(threads);
+            let net_ref = &net;
+            loss += std::thread::scope(|scope| {
+                let handles: Vec<_> = grads
+                    .iter_mut()
+                    .zip(batch.chunks(part))
+                    .map(|(g, chunk)| {
+                        scope.spawn(move || {
+                            g.params_mut().for_each(|x| *x = 0.0);
+                            net_ref.backward(data, chunk, g)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or(0.0))
+                    .sum::<f64>()
+            });
+            let used = batch.len().div_ceil(part);
+            let (first, rest) = grads.split_at_mut(1);
+            for other in &rest[..used.saturating_sub(1)] {
+                for (a, b) in first[0].params_mut().zip(other.params()) {
+                    *a += b;
+                }
+            }
+            step += 1;
+            let scale = 1.0 / batch.len() as f32;
+            let c1 = 1.0 - beta1.powi(step);
+            let c2 = 1.0 - beta2.powi(step);
+            for (((w, g), m), v) in net
+                .params_mut()
+                .zip(first[0].params())
+                .zip(m.iter_mut())
+                .zip(v.iter_mut())
+            {
+                let g = g * scale;
+                *m = beta1 * *m + (1.0 - beta1) * g;
+                *v = beta2 * *v + (1.0 - beta2) * g * g;
+                *w -= rate * (*m / c1) / ((*v / c2).sqrt() + eps);
+                *w = w.clamp(-CLIP, CLIP);
+            }
+        }
+        report(&Epoch {
+            epoch,
+            train_error: loss / training.len().max(1) as f64,
+            validation_error: net.error(data, &validation),
+            rate,
+        });
+    }
+    net
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINES: &str = "\
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 30 | 0.5
+4k3/8/8/8/8/8/8/3QK3 w - - 0 1 | 900 | 1.0
+3qk3/8/8/8/8/8/8/4K3 w - - 0 1 | -900 | 0.0
+4k3/8/8/8/8/8/8/3RK3 b - - 0 1 | 500 | 1-0
+not a fen | 0 | 0.5
+4k3/8/8/8/8/8/8/4K3 w - - 0 1 | x | 0.5
+4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 0 | 2.0
+4k3/8/8/8/8/8/4r3/4K3 w - - 0 1 | 0 | 0.5
+";
+
+    #[test]
+    fn bad_lines_are_counted_not_used() {
+        let mut data = Data::default();
+        let mut skipped = Skipped::default();
+        data.load(LINES, 0.5, &mut skipped);
+        assert_eq!(data.len(), 4);
+        assert_eq!(skipped.malformed, 3);
+        assert_eq!(skipped.in_check, 1);
+        // Black to move in a won position for White: a low target.
+        assert!(data.entries[3].target < 0.2);
+        assert!(data.entries[1].target > 0.9);
+    }
+
+    /// Training lowers the error, and the quantized network agrees with the float one.
+    #[test]
+    fn training_fits_and_quantizes() {
+        let mut data = Data::default();
+        let mut skipped = Skipped::default();
+        data.load(&LINES.repeat(60), 0.5, &mut skipped);
+        let settings = Settings {
+            epochs: 30,
+            batch: 64,
+            rate: 0.01,
+            threads: 2,
+            seed: 7,
+        };
+        let first = FloatNet::new(7).error(&data, &data.entries);
+        let mut last = f64::MAX;
+        let net = train(&data, &settings, |e| last = e.validation_error);
+        assert!(last < first / 2.0, "{first} -> {last}");
+        let quantized = net.quantize();
+        let pos = Game::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap().0;
+        let float_cp = {
+            let e = data.entries[1];
+            let feats = &data.features[e.start as usize..e.start as usize + usize::from(e.len)];
+            let (mut us, mut them) = ([0f32; HIDDEN], [0f32; HIDDEN]);
+            net.forward(feats, &mut us, &mut them) * SCALE as f32
+        };
+        let int_cp = quantized.evaluate(pos.pos()) as f32;
+        assert!((float_cp - int_cp).abs() < 10.0 + float_cp.abs() / 100.0, "{float_cp} vs {int_cp}");
+    }
+}
