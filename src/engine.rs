@@ -151,7 +151,13 @@ impl Engine {
                 for (name, s) in crate::eval::breakdown(pos) {
                     out::send(&fmt::info_string(&format!("{name}: {} {}", s.mg, s.eg)));
                 }
-                out::send(&fmt::info_string(&format!("eval {cp} cp (side to move)")));
+                out::send(&fmt::info_string(&format!(
+                    "classical eval {} cp (side to move)",
+                    crate::eval::classical(pos)
+                )));
+                out::send(&fmt::info_string(&format!(
+                    "eval {cp} cp (side to move, network)"
+                )));
             }
             Command::Perft(depth) => {
                 self.finish_search();

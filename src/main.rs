@@ -8,8 +8,8 @@ use clap::{Parser, Subcommand};
 
 use pivot::engine::Engine;
 use pivot::game::Game;
-use pivot::uci::fmt::uci_move;
 use pivot::nnue::{self, train};
+use pivot::uci::fmt::uci_move;
 use pivot::{bench, datagen, frontend, perft, pvcheck, tune};
 
 /// Pivot, a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
@@ -123,6 +123,9 @@ enum Cmd {
         /// Weight of the game's result in each target, against the search score's (0 to 1).
         #[arg(long, default_value_t = 0.5)]
         result_weight: f32,
+        /// Also train on each position without castling rights mirrored left to right.
+        #[arg(long)]
+        mirror: bool,
         /// Worker threads for the gradient.
         #[arg(long, default_value_t = 2)]
         threads: usize,
@@ -257,16 +260,20 @@ fn main() {
             batch,
             rate,
             result_weight,
+            mirror,
             threads,
             seed,
         }) => {
             if !(0.0..=1.0).contains(&result_weight) {
-                fail(format!("--result-weight must lie in 0..1, not {result_weight}"));
+                fail(format!(
+                    "--result-weight must lie in 0..1, not {result_weight}"
+                ));
             }
             run_train(
                 &data,
                 &out,
                 result_weight,
+                mirror,
                 train::Settings {
                     epochs,
                     batch,
@@ -347,13 +354,19 @@ fn run_datagen(out: PathBuf, mut settings: datagen::Settings, book: Option<PathB
     }
 }
 
-fn run_train(data: &[PathBuf], out: &PathBuf, result_weight: f32, settings: train::Settings) {
+fn run_train(
+    data: &[PathBuf],
+    out: &PathBuf,
+    result_weight: f32,
+    mirror: bool,
+    settings: train::Settings,
+) {
     let mut positions = train::Data::default();
     let mut skipped = train::Skipped::default();
     for path in data {
         let text = std::fs::read_to_string(path)
             .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", path.display())));
-        positions.load(&text, result_weight, &mut skipped);
+        positions.load(&text, result_weight, mirror, &mut skipped);
     }
     println!(
         "{} positions ({} malformed, {} in check skipped)",

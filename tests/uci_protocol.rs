@@ -414,9 +414,19 @@ fn display_eval_and_perft_extensions() {
     let lines = p.sync();
     // The start position is balanced but for the side to move's tempo.
     let tempo = pivot::eval::weights::WEIGHTS[pivot::eval::layout::TEMPO];
+    assert!(
+        lines.contains(&format!(
+            "info string classical eval {} cp (side to move)",
+            tempo.mg
+        )),
+        "{lines:?}"
+    );
     assert_eq!(
         lines.last().unwrap(),
-        &format!("info string eval {} cp (side to move)", tempo.mg)
+        &format!(
+            "info string eval {} cp (side to move, network)",
+            pivot::eval::evaluate(&shakmaty::Chess::default())
+        )
     );
     assert!(
         lines.contains(&format!("info string tempo: {} {}", tempo.mg, tempo.eg)),

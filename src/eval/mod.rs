@@ -74,8 +74,14 @@ fn taper(score: S, phase: i32, scale: i32) -> i32 {
     (score.mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE
 }
 
-/// Evaluates `pos` in centipawns from the point of view of the side to move.
+/// Evaluates `pos` in centipawns from the point of view of the side to move: the network's
+/// evaluation (the search gets the same figure from its incrementally updated accumulators).
 pub fn evaluate(pos: &Chess) -> i32 {
+    crate::nnue::evaluate(pos)
+}
+
+/// The hand-crafted evaluation of `pos` in centipawns, from the side to move (what `tune` fits).
+pub fn classical(pos: &Chess) -> i32 {
     let mut totals = Totals::default();
     terms(pos, &mut totals);
     let white = totals.score[Color::White as usize];
@@ -201,14 +207,14 @@ mod tests {
     #[test]
     fn start_position_scores_only_the_tempo() {
         let tempo = WEIGHTS[layout::TEMPO];
-        assert_eq!(evaluate(&Chess::default()), tempo.mg);
+        assert_eq!(classical(&Chess::default()), tempo.mg);
     }
 
     #[test]
     fn evaluation_is_colour_symmetric() {
         for fen in POSITIONS {
             let p = pos(fen);
-            assert_eq!(evaluate(&p), evaluate(&flipped(&p)), "{fen}");
+            assert_eq!(classical(&p), classical(&flipped(&p)), "{fen}");
         }
     }
 
@@ -218,8 +224,8 @@ mod tests {
             let p = pos(fen);
             let white = trace(&p).white_score(&WEIGHTS);
             let expected = match p.turn() {
-                Color::White => evaluate(&p),
-                Color::Black => -evaluate(&p),
+                Color::White => classical(&p),
+                Color::Black => -classical(&p),
             };
             assert_eq!(white, expected, "{fen}");
         }
@@ -228,22 +234,22 @@ mod tests {
     #[test]
     fn extra_material_is_good_for_its_owner() {
         let white_up_a_queen = pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
-        assert!(evaluate(&white_up_a_queen) > 500);
+        assert!(classical(&white_up_a_queen) > 500);
         let black_to_move = pos("4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
-        assert!(evaluate(&black_to_move) < -500);
+        assert!(classical(&black_to_move) < -500);
     }
 
     #[test]
     fn a_lone_minor_piece_cannot_win() {
         // A bishop or knight up with no pawns: the endgame part is scaled to nothing.
         let knight = pos("8/8/4k3/8/2N5/8/4K3/8 w - - 0 1");
-        assert!(evaluate(&knight).abs() < 60, "{}", evaluate(&knight));
+        assert!(classical(&knight).abs() < 60, "{}", classical(&knight));
     }
 
     #[test]
     fn passed_pawns_are_worth_more_the_further_they_are() {
         let far = pos("4k3/8/1P6/8/8/8/8/4K3 w - - 0 1");
         let near = pos("4k3/8/8/8/8/1P6/8/4K3 w - - 0 1");
-        assert!(evaluate(&far) > evaluate(&near));
+        assert!(classical(&far) > classical(&near));
     }
 }

@@ -73,7 +73,9 @@ impl Accumulator {
                 acc.add(net, pawn, to);
             }
             Move::Castle { king, rook } => {
-                let side = m.castling_side().unwrap_or(shakmaty::CastlingSide::KingSide);
+                let side = m
+                    .castling_side()
+                    .unwrap_or(shakmaty::CastlingSide::KingSide);
                 acc.remove(net, piece(shakmaty::Role::King), king);
                 acc.remove(net, piece(shakmaty::Role::Rook), rook);
                 acc.add(net, piece(shakmaty::Role::King), side.king_to(color));

@@ -21,7 +21,8 @@ pub fn decode(bytes: &[u8]) -> Result<Network, String> {
     if &bytes[..4] != MAGIC {
         return Err("not a Pivot network file (no PVNN header)".to_string());
     }
-    let word = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    let word =
+        |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
     if word(4) != VERSION || word(8) as usize != HIDDEN {
         return Err(format!(
             "network format {} with {} hidden neurons; this build reads format {VERSION} with {HIDDEN}",

@@ -41,8 +41,9 @@ impl Data {
 
     /// Adds the `FEN | score | result` lines of `text` (score in centipawns and result 1.0, 0.5
     /// or 0.0, both for White). The target mixes the result, weighted `result_weight`, with the
-    /// logistic of the score.
-    pub fn load(&mut self, text: &str, result_weight: f32, skipped: &mut Skipped) {
+    /// logistic of the score. With `mirror`, positions without castling rights are added a
+    /// second time mirrored left to right.
+    pub fn load(&mut self, text: &str, result_weight: f32, mirror: bool, skipped: &mut Skipped) {
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let fields: Vec<&str> = line.split('|').map(str::trim).collect();
             let [fen, score, result] = fields[..] else {
@@ -67,25 +68,39 @@ impl Data {
                 skipped.in_check += 1;
                 continue;
             }
-            let white_target =
-                result_weight * result + (1.0 - result_weight) * sigmoid(score as f32 / SCALE as f32);
+            let white_target = result_weight * result
+                + (1.0 - result_weight) * sigmoid(score as f32 / SCALE as f32);
             let (us, target) = match pos.turn() {
                 Color::White => (Color::White, white_target),
                 Color::Black => (Color::Black, 1.0 - white_target),
             };
-            let start = self.features.len() as u32;
-            for (square, piece) in pos.board().clone() {
-                self.features.push((
-                    feature(us, piece, square) as u16,
-                    feature(!us, piece, square) as u16,
-                ));
+            self.push(pos.board(), us, target, false);
+            // Without castling rights a position mirrored left to right is as good as the
+            // original: a second example for free.
+            if mirror && !pos.castles().any() {
+                self.push(pos.board(), us, target, true);
             }
-            self.entries.push(Entry {
-                start,
-                len: (self.features.len() as u32 - start) as u8,
-                target,
-            });
         }
+    }
+
+    fn push(&mut self, board: &shakmaty::Board, us: Color, target: f32, mirrored: bool) {
+        let start = self.features.len() as u32;
+        for (square, piece) in board.clone() {
+            let square = if mirrored {
+                square.flip_horizontal()
+            } else {
+                square
+            };
+            self.features.push((
+                feature(us, piece, square) as u16,
+                feature(!us, piece, square) as u16,
+            ));
+        }
+        self.entries.push(Entry {
+            start,
+            len: (self.features.len() as u32 - start) as u8,
+            target,
+        });
     }
 }
 
@@ -145,7 +160,12 @@ impl FloatNet {
     }
 
     /// The output for one position's features.
-    fn forward(&self, feats: &[(u16, u16)], us: &mut [f32; HIDDEN], them: &mut [f32; HIDDEN]) -> f32 {
+    fn forward(
+        &self,
+        feats: &[(u16, u16)],
+        us: &mut [f32; HIDDEN],
+        them: &mut [f32; HIDDEN],
+    ) -> f32 {
         self.accumulate(feats.iter().map(|f| usize::from(f.0)), us);
         self.accumulate(feats.iter().map(|f| usize::from(f.1)), them);
         let (w_us, w_them) = self.w2.split_at(HIDDEN);
@@ -387,7 +407,7 @@ not a fen | 0 | 0.5
     fn bad_lines_are_counted_not_used() {
         let mut data = Data::default();
         let mut skipped = Skipped::default();
-        data.load(LINES, 0.5, &mut skipped);
+        data.load(LINES, 0.5, false, &mut skipped);
         assert_eq!(data.len(), 4);
         assert_eq!(skipped.malformed, 3);
         assert_eq!(skipped.in_check, 1);
@@ -401,7 +421,7 @@ not a fen | 0 | 0.5
     fn training_fits_and_quantizes() {
         let mut data = Data::default();
         let mut skipped = Skipped::default();
-        data.load(&LINES.repeat(60), 0.5, &mut skipped);
+        data.load(&LINES.repeat(60), 0.5, false, &mut skipped);
         let settings = Settings {
             epochs: 30,
             batch: 64,
@@ -422,6 +442,9 @@ not a fen | 0 | 0.5
             net.forward(feats, &mut us, &mut them) * SCALE as f32
         };
         let int_cp = quantized.evaluate(pos.pos()) as f32;
-        assert!((float_cp - int_cp).abs() < 10.0 + float_cp.abs() / 100.0, "{float_cp} vs {int_cp}");
+        assert!(
+            (float_cp - int_cp).abs() < 10.0 + float_cp.abs() / 100.0,
+            "{float_cp} vs {int_cp}"
+        );
     }
 }

@@ -14,8 +14,8 @@ use super::pv::MAX_PLY;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, NO_EVAL};
 use super::see::see_ge;
 use super::{CURRMOVE_AFTER, Report, Searcher};
-use crate::eval::evaluate;
 use crate::game::{key_after, key_of, repeats};
+use crate::nnue::{self, Accumulator};
 use crate::out;
 use crate::tb;
 use crate::tt::{Bound, PackedMove, TtEntry, score_from_tt, score_to_tt};
@@ -32,6 +32,7 @@ impl Searcher {
         self.root_depth = depth;
         self.evals[0] = NO_EVAL;
         let root = self.root.clone();
+        self.accs[0] = Accumulator::from_position(nnue::network(), &root);
         let root_key = self.root_key;
         self.keys.push(root_key);
         // Under MultiPV, the moves of the lines already found at this depth stand before
@@ -52,6 +53,7 @@ impl Searcher {
             }
             let mut child = root.clone();
             child.play_unchecked(m);
+            self.push_accumulator(0, &root, &m);
             self.path_moves[0] = Some(m);
             let child_key = key_after(&root, root_key, m, &child);
             let follows = follow == Some(m);
@@ -133,7 +135,7 @@ impl Searcher {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate_at(pos, ply);
         }
         // Mate-distance pruning: no line from here beats a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
@@ -206,7 +208,7 @@ impl Searcher {
         let static_eval = if excluded.is_some() {
             self.evals[ply]
         } else {
-            static_eval(pos, entry, in_check)
+            self.static_eval(pos, ply, entry, in_check)
         };
         self.evals[ply] = static_eval;
         let improving = !in_check
@@ -254,6 +256,7 @@ impl Searcher {
             let passed_key = key_of(&passed);
             self.keys.push(key);
             self.path_moves[ply] = None;
+            self.accs[ply + 1] = self.accs[ply];
             let score = -self.negamax(
                 &passed,
                 passed_key,
@@ -377,6 +380,7 @@ impl Searcher {
             if past_limit && (!child.is_check() || loses_exchange()) {
                 continue;
             }
+            self.push_accumulator(ply, pos, &m);
             let child_key = key_after(pos, key, m, &child);
             let child_follow = follow_move == Some(m);
             self.path_moves[ply] = Some(m);
@@ -497,13 +501,34 @@ impl Searcher {
     }
 }
 
-/// The static evaluation of `pos`: from its TT entry when that has one, `NO_EVAL` in check.
-#[inline]
-pub(super) fn static_eval(pos: &Chess, entry: Option<TtEntry>, in_check: bool) -> i32 {
-    match entry {
-        _ if in_check => NO_EVAL,
-        Some(e) if e.eval != NO_EVAL => e.eval,
-        _ => evaluate(pos),
+impl Searcher {
+    /// The static evaluation of `pos` at `ply`: from its TT entry when that has one, `NO_EVAL`
+    /// in check.
+    #[inline]
+    pub(super) fn static_eval(
+        &self,
+        pos: &Chess,
+        ply: usize,
+        entry: Option<TtEntry>,
+        in_check: bool,
+    ) -> i32 {
+        match entry {
+            _ if in_check => NO_EVAL,
+            Some(e) if e.eval != NO_EVAL => e.eval,
+            _ => self.evaluate_at(pos, ply),
+        }
+    }
+
+    /// The evaluation of `pos`, the node at `ply`, from its accumulators.
+    #[inline]
+    pub(super) fn evaluate_at(&self, pos: &Chess, ply: usize) -> i32 {
+        self.accs[ply].evaluate(nnue::network(), pos.turn())
+    }
+
+    /// Sets the accumulators of the child reached by `m` from `pos`, the node at `ply`.
+    #[inline]
+    pub(super) fn push_accumulator(&mut self, ply: usize, pos: &Chess, m: &Move) {
+        self.accs[ply + 1] = self.accs[ply].after(nnue::network(), pos, m);
     }
 }
 
@@ -543,6 +568,7 @@ mod tests {
                 for depth in [0, 1, 4] {
                     searcher.keys.clear();
                     searcher.keys.extend_from_slice(game.history());
+                    searcher.accs[ply] = Accumulator::from_position(nnue::network(), game.pos());
                     let score = searcher.negamax(
                         game.pos(),
                         game.key(),

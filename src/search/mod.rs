@@ -23,6 +23,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use crate::eval::{evaluate, wdl};
 use crate::game::Game;
+use crate::nnue::{self, Accumulator};
 use crate::out;
 use crate::tb::{Tablebases, TbSettings};
 use crate::tt::{Bound, PackedMove, TranspositionTable};
@@ -197,6 +198,8 @@ pub struct Searcher {
     prev_lines: Vec<PvLine>,
     /// Static evaluation of the node at each ply of the current path (`NO_EVAL` in check).
     evals: [i32; MAX_PLY],
+    /// The network's accumulators of the node at each ply of the current path.
+    accs: Vec<Accumulator>,
     /// Late-move reductions by remaining depth and move index.
     lmr: Box<[[i32; 64]; 64]>,
     /// The move played at each ply of the current path, leading to the node at `ply + 1`
@@ -261,6 +264,7 @@ impl Searcher {
             pv_index: 0,
             prev_lines: Vec::new(),
             evals: [score::NO_EVAL; MAX_PLY],
+            accs: vec![Accumulator::from_position(nnue::network(), &Chess::default()); MAX_PLY + 1],
             lmr: Box::new(lmr_table()),
             path_moves: [None; MAX_PLY],
             excluded: [None; MAX_PLY],

@@ -6,12 +6,11 @@
 use shakmaty::{Chess, Position};
 
 use super::Searcher;
-use super::alphabeta::{insufficient_material, static_eval};
+use super::alphabeta::insufficient_material;
 use super::ordering::{MAX_MOVES, TT_MOVE, pick_next, tactical_score};
 use super::pv::MAX_PLY;
 use super::score::{DRAW, INFINITY, MATE};
 use super::see::see_ge;
-use crate::eval::evaluate;
 use crate::game::key_after;
 use crate::tt::{Bound, PackedMove, score_from_tt, score_to_tt};
 
@@ -31,7 +30,7 @@ impl Searcher {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate_at(pos, ply);
         }
         let in_check = pos.is_check();
         // A capture may leave bare kings; an evasion may reach the fiftieth move (where mate
@@ -49,7 +48,7 @@ impl Searcher {
             }
         }
         let tt_move = entry.map_or(PackedMove::NONE, |e| e.mv);
-        let static_eval = static_eval(pos, entry, in_check);
+        let static_eval = self.static_eval(pos, ply, entry, in_check);
         // Off the PV, a stand-pat cut needs no moves. (On it, the moves come first, so that a
         // stalemate is scored as the draw it is and the PV's leaf reproduces its score.)
         if !in_check && !pv_node && static_eval >= beta {
@@ -93,6 +92,7 @@ impl Searcher {
             let m = pick_next(&mut moves, &mut scores, i);
             let mut child = pos.clone();
             child.play_unchecked(m);
+            self.push_accumulator(ply, pos, &m);
             let child_key = key_after(pos, key, m, &child);
             let score = -self.qsearch(&child, child_key, -beta, -alpha, ply + 1, pv_node);
             if self.stopped {
