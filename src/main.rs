@@ -377,6 +377,10 @@ fn run_train(
     if positions.is_empty() {
         fail("no usable position".to_string());
     }
+    println!(
+        "error of the hand-crafted evaluation on the same targets {:.6}",
+        positions.classical_error()
+    );
     let started = Instant::now();
     let net = train::train(&positions, &settings, |e| {
         println!(

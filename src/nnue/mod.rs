@@ -22,8 +22,10 @@ pub const HIDDEN: usize = 128;
 /// Quantization of the hidden layer (weights and biases) and of the output weights.
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
-/// Centipawns per unit of the network's output (whose logistic is the expected score).
-pub const SCALE: i32 = 400;
+/// Centipawns per unit of the network's output, whose logistic is the expected score. Pivot's
+/// own games put it near 140 (`tune` fits K ≈ 2.86 for its 400-based logistic), so that the
+/// network's centipawns are the hand-crafted evaluation's, on which the search's margins rest.
+pub const SCALE: i32 = 140;
 
 /// The network's weights, quantized.
 #[derive(Clone)]

@@ -21,6 +21,10 @@ struct Entry {
 pub struct Data {
     features: Vec<(u16, u16)>,
     entries: Vec<Entry>,
+    /// The hand-crafted evaluation's summed squared error on the (unmirrored) targets: the
+    /// figure a network has to beat.
+    classical_error: f64,
+    originals: usize,
 }
 
 /// Why a data line was not used.
@@ -37,6 +41,11 @@ impl Data {
 
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// The hand-crafted evaluation's mean squared error on the targets.
+    pub fn classical_error(&self) -> f64 {
+        self.classical_error / self.originals.max(1) as f64
     }
 
     /// Adds the `FEN | score | result` lines of `text` (score in centipawns and result 1.0, 0.5
@@ -75,6 +84,9 @@ impl Data {
                 Color::Black => (Color::Black, 1.0 - white_target),
             };
             self.push(pos.board(), us, target, false);
+            let classical = sigmoid(crate::eval::classical(pos) as f32 / SCALE as f32);
+            self.classical_error += f64::from((classical - target).powi(2));
+            self.originals += 1;
             // Without castling rights a position mirrored left to right is as good as the
             // original: a second example for free.
             if mirror && !pos.castles().any() {
@@ -300,16 +312,17 @@ pub struct Epoch {
     pub rate: f32,
 }
 
-/// Trains a network on `data`: every 50th position is held out for the validation error.
+/// Trains a network on `data`. The last 2% of the positions are held out for the validation
+/// error: whole games, since a file holds each game's positions together.
 pub fn train(data: &Data, settings: &Settings, mut report: impl FnMut(&Epoch)) -> FloatNet {
-    let (mut training, mut validation) = (Vec::new(), Vec::new());
-    for (i, e) in data.entries.iter().enumerate() {
-        if i % 50 == 0 {
-            validation.push(*e);
-        } else {
-            training.push(*e);
-        }
-    }
+    let held_out = data.entries.len() / 50;
+    let (training, validation) = data.entries.split_at(data.entries.len() - held_out);
+    let mut training = training.to_vec();
+    let validation = if validation.is_empty() {
+        &data.entries[..]
+    } else {
+        validation
+    };
     let mut net = FloatNet::new(settings.seed);
     let params = net.params().count();
     let (mut m, mut v) = (vec![0f32; params], vec![0f32; params]);
@@ -381,7 +394,7 @@ pub fn train(data: &Data, settings: &Settings, mut report: impl FnMut(&Epoch)) -
         report(&Epoch {
             epoch,
             train_error: loss / training.len().max(1) as f64,
-            validation_error: net.error(data, &validation),
+            validation_error: net.error(data, validation),
             rate,
         });
     }
