@@ -112,16 +112,16 @@ enum Cmd {
         #[arg(long, short)]
         out: PathBuf,
         /// Full passes over the data.
-        #[arg(long, default_value_t = 30)]
+        #[arg(long, default_value_t = 15)]
         epochs: usize,
         /// Positions per gradient step.
         #[arg(long, default_value_t = 16384)]
         batch: usize,
         /// Adam step size (it drops to 30% at 60% of the epochs, and again at 85%).
-        #[arg(long, default_value_t = 0.001)]
+        #[arg(long, default_value_t = 0.003)]
         rate: f32,
         /// Weight of the game's result in each target, against the search score's (0 to 1).
-        #[arg(long, default_value_t = 0.5)]
+        #[arg(long, default_value_t = 0.0)]
         result_weight: f32,
         /// Also train on each position without castling rights mirrored left to right.
         #[arg(long)]
