@@ -4,7 +4,7 @@ use shakmaty::{Chess, Color, Move, Piece, Position, Square};
 use super::{HIDDEN, Network, feature};
 
 /// Both sides' hidden-layer sums (before activation), indexed by colour.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Accumulator {
     sides: [[i16; HIDDEN]; 2],
 }

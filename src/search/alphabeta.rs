@@ -522,6 +522,12 @@ impl Searcher {
     /// The evaluation of `pos`, the node at `ply`, from its accumulators.
     #[inline]
     pub(super) fn evaluate_at(&self, pos: &Chess, ply: usize) -> i32 {
+        // Unit tests check every incrementally kept accumulator the search reads.
+        #[cfg(test)]
+        assert!(
+            self.accs[ply] == Accumulator::from_position(nnue::network(), pos),
+            "stale accumulator at ply {ply}"
+        );
         self.accs[ply].evaluate(nnue::network(), pos.turn())
     }
 
@@ -590,6 +596,25 @@ mod tests {
                     assert!(searcher.seldepth < MAX_PLY);
                 }
             }
+        }
+    }
+
+    /// Every evaluation a search reads comes from an accumulator equal to a rebuild
+    /// (`evaluate_at` asserts it in tests): root moves, quiet and tactical moves, null moves,
+    /// quiescence, with a TT warmed by the shallower iterations.
+    #[test]
+    fn searches_read_only_up_to_date_accumulators() {
+        let tt = Arc::new(crate::tt::TranspositionTable::new(16).unwrap());
+        let mut searcher = Searcher::new(Arc::new(SearchControl::default()));
+        for line in include_str!("../../tests/data/wac.epd").lines().step_by(30) {
+            let game = crate::pvcheck::parse_epd_position(line).unwrap();
+            let lines = crate::pvcheck::search_lines(
+                &mut searcher,
+                &tt,
+                &game,
+                crate::pvcheck::Budget::Depth(7),
+            );
+            assert!(!lines.is_empty(), "{line}");
         }
     }
 }
