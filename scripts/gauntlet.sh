@@ -52,6 +52,9 @@ case "$openings" in *.pgn) format=pgn ;; *) format=epd ;; esac
 rounds=$(( (games + 1) / 2 ))
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
+# The binary engines.json names is what plays: its bench signature tells which search it is,
+# whatever cargo last built into target/.
+echo "Pivot $(cd "$root" && git describe --always --dirty): bench $("$root/target/release/pivot" bench 2>/dev/null | tail -1)"
 echo "Pivot gauntlet: ${opponents[*]}; $((rounds * 2)) games each at $tc, concurrency $concurrency"
 for name in "${opponents[@]}"; do
   log=$(cd "$root" && cutechess-cli -engine conf=pivot -engine "conf=$name" \

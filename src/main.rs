@@ -132,6 +132,10 @@ enum Cmd {
         /// Seed of the initial weights and of the shuffling.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Start from this network's weights instead of random ones (e.g. src/nnue/pivot.nnue,
+        /// to keep what it learned from data no longer at hand).
+        #[arg(long, value_name = "NETWORK")]
+        init: Option<PathBuf>,
     },
     /// Count legal move sequences to DEPTH, split by first move.
     Perft {
@@ -263,6 +267,7 @@ fn main() {
             mirror,
             threads,
             seed,
+            init,
         }) => {
             if !(0.0..=1.0).contains(&result_weight) {
                 fail(format!(
@@ -280,6 +285,14 @@ fn main() {
                     rate,
                     threads,
                     seed,
+                    init: init.map(|path| {
+                        let bytes = std::fs::read(&path).unwrap_or_else(|e| {
+                            fail(format!("cannot read {}: {e}", path.display()))
+                        });
+                        let net = nnue::file::decode(&bytes)
+                            .unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));
+                        train::FloatNet::from_network(&net)
+                    }),
                 },
             )
         }

@@ -152,6 +152,21 @@ impl FloatNet {
         }
     }
 
+    /// The floating-point network that `quantize` turns back into `net`, to train on from there.
+    pub fn from_network(net: &Network) -> FloatNet {
+        let d = |q: i16, s: i32| f32::from(q) / s as f32;
+        FloatNet {
+            w1: net
+                .hidden_weights
+                .iter()
+                .flat_map(|column| column.iter().map(|&w| d(w, QA)))
+                .collect(),
+            b1: net.hidden_bias.iter().map(|&b| d(b, QA)).collect(),
+            w2: net.output_weights.iter().map(|&w| d(w, QB)).collect(),
+            b2: net.output_bias as f32 / (QA * QB) as f32,
+        }
+    }
+
     fn zeros() -> FloatNet {
         FloatNet {
             w1: vec![0.0; INPUTS * HIDDEN],
@@ -302,6 +317,8 @@ pub struct Settings {
     pub rate: f32,
     pub threads: usize,
     pub seed: u64,
+    /// Where training starts: these weights, or random ones from `seed`.
+    pub init: Option<FloatNet>,
 }
 
 /// Progress after an epoch.
@@ -323,7 +340,10 @@ pub fn train(data: &Data, settings: &Settings, mut report: impl FnMut(&Epoch)) -
     } else {
         validation
     };
-    let mut net = FloatNet::new(settings.seed);
+    let mut net = settings
+        .init
+        .clone()
+        .unwrap_or_else(|| FloatNet::new(settings.seed));
     let params = net.params().count();
     let (mut m, mut v) = (vec![0f32; params], vec![0f32; params]);
     let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
@@ -441,6 +461,7 @@ not a fen | 0 | 0.5
             rate: 0.01,
             threads: 2,
             seed: 7,
+            init: None,
         };
         let first = FloatNet::new(7).error(&data, &data.entries);
         let mut last = f64::MAX;
@@ -459,5 +480,39 @@ not a fen | 0 | 0.5
             (float_cp - int_cp).abs() < 10.0 + float_cp.abs() / 100.0,
             "{float_cp} vs {int_cp}"
         );
+    }
+
+    /// Training can start from a shipped network: its weights come back exactly as they were.
+    #[test]
+    fn a_network_dequantizes_to_itself() {
+        let shipped = crate::nnue::network();
+        let back = FloatNet::from_network(shipped).quantize();
+        assert_eq!(
+            crate::nnue::file::encode(&back),
+            crate::nnue::file::encode(shipped)
+        );
+    }
+
+    /// Training from a network's weights starts at that network's error, not a random one's.
+    #[test]
+    fn training_starts_from_the_given_weights() {
+        let mut data = Data::default();
+        let mut skipped = Skipped::default();
+        data.load(LINES, 0.0, false, &mut skipped);
+        let shipped = FloatNet::from_network(crate::nnue::network());
+        let before = shipped.error(&data, &data.entries);
+        let settings = Settings {
+            epochs: 1,
+            batch: 64,
+            rate: 1e-9,
+            threads: 1,
+            seed: 7,
+            init: Some(shipped),
+        };
+        let mut after = f64::MAX;
+        train(&data, &settings, |e| after = e.validation_error);
+        assert!((after - before).abs() < 1e-4, "{before} -> {after}");
+        let random = FloatNet::new(7).error(&data, &data.entries);
+        assert!((random - before).abs() > 1e-3, "{random} vs {before}");
     }
 }
