@@ -133,7 +133,8 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Start from this network's weights instead of random ones (e.g. src/nnue/pivot.nnue,
-        /// to keep what it learned from data no longer at hand).
+        /// to keep what it learned from data no longer at hand). A narrower network is widened
+        /// to this build's hidden size: new neurons start with zero output weights.
         #[arg(long, value_name = "NETWORK")]
         init: Option<PathBuf>,
     },
@@ -289,9 +290,9 @@ fn main() {
                         let bytes = std::fs::read(&path).unwrap_or_else(|e| {
                             fail(format!("cannot read {}: {e}", path.display()))
                         });
-                        let net = nnue::file::decode(&bytes)
-                            .unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));
-                        train::FloatNet::from_network(&net)
+                        nnue::file::decode_weights(&bytes)
+                            .and_then(|w| train::FloatNet::from_weights(&w, seed))
+                            .unwrap_or_else(|e| fail(format!("{}: {e}", path.display())))
                     }),
                 },
             )

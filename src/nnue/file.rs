@@ -7,49 +7,96 @@ use super::{HIDDEN, INPUTS, Network};
 const MAGIC: &[u8; 4] = b"PVNN";
 const VERSION: u32 = 1;
 
-/// The size in bytes of a network file.
-pub const SIZE: usize = 12 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+/// The size in bytes of a network file of `hidden` neurons per side.
+pub const fn size_for(hidden: usize) -> usize {
+    12 + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+}
 
-/// Reads a network, or says why the bytes are not one.
-pub fn decode(bytes: &[u8]) -> Result<Network, String> {
-    if bytes.len() != SIZE {
+/// The size in bytes of this build's network file.
+pub const SIZE: usize = size_for(HIDDEN);
+
+/// The widest hidden layer a file may claim (a guard against a corrupt header).
+const MAX_HIDDEN: usize = 4096;
+
+/// A network file's weights at the hidden size the file gives, which need not be this
+/// build's: training can start a wider network from a narrower one.
+pub struct Weights {
+    pub hidden: usize,
+    /// `INPUTS` rows of `hidden` weights each.
+    pub hidden_weights: Vec<i16>,
+    pub hidden_bias: Vec<i16>,
+    /// The side to move's `hidden` weights, then the other side's.
+    pub output_weights: Vec<i16>,
+    pub output_bias: i32,
+}
+
+/// Reads a network file of any hidden size, or says why the bytes are not one.
+pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
+    if bytes.len() < 12 || &bytes[..4] != MAGIC {
         return Err(format!(
-            "a network file has {SIZE} bytes, this one {}",
+            "not a Pivot network file (no PVNN header in its {} bytes)",
             bytes.len()
         ));
     }
-    if &bytes[..4] != MAGIC {
-        return Err("not a Pivot network file (no PVNN header)".to_string());
-    }
     let word =
         |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-    if word(4) != VERSION || word(8) as usize != HIDDEN {
+    if word(4) != VERSION {
         return Err(format!(
-            "network format {} with {} hidden neurons; this build reads format {VERSION} with {HIDDEN}",
-            word(4),
-            word(8)
+            "network format {}; this build reads format {VERSION}",
+            word(4)
+        ));
+    }
+    let hidden = word(8) as usize;
+    if hidden == 0 || hidden > MAX_HIDDEN || bytes.len() != size_for(hidden) {
+        return Err(format!(
+            "a network of {hidden} hidden neurons has {} bytes, this file {}",
+            size_for(hidden.min(MAX_HIDDEN)),
+            bytes.len()
         ));
     }
     let mut at = 12;
-    let mut next = || {
-        let v = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
-        at += 2;
+    let mut take = |n: usize| -> Vec<i16> {
+        let v = bytes[at..at + 2 * n]
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        at += 2 * n;
         v
     };
+    Ok(Weights {
+        hidden,
+        hidden_weights: take(INPUTS * hidden),
+        hidden_bias: take(hidden),
+        output_weights: take(2 * hidden),
+        output_bias: word(bytes.len() - 4) as i32,
+    })
+}
+
+/// Reads a network of this build's hidden size, or says why the bytes are not one.
+pub fn decode(bytes: &[u8]) -> Result<Network, String> {
+    let w = decode_weights(bytes)?;
+    if w.hidden != HIDDEN {
+        return Err(format!(
+            "a network of {} hidden neurons; this build reads {HIDDEN}",
+            w.hidden
+        ));
+    }
     let mut hidden_weights = vec![[0i16; HIDDEN]; INPUTS];
-    for column in &mut hidden_weights {
-        column.iter_mut().for_each(|w| *w = next());
+    for (column, row) in hidden_weights
+        .iter_mut()
+        .zip(w.hidden_weights.chunks_exact(HIDDEN))
+    {
+        column.copy_from_slice(row);
     }
     let mut hidden_bias = [0i16; HIDDEN];
-    hidden_bias.iter_mut().for_each(|w| *w = next());
+    hidden_bias.copy_from_slice(&w.hidden_bias);
     let mut output_weights = [0i16; 2 * HIDDEN];
-    output_weights.iter_mut().for_each(|w| *w = next());
-    let output_bias = word(SIZE - 4) as i32;
+    output_weights.copy_from_slice(&w.output_weights);
     Ok(Network {
         hidden_weights,
         hidden_bias,
         output_weights,
-        output_bias,
+        output_bias: w.output_bias,
     })
 }
 
@@ -91,12 +138,20 @@ mod tests {
 
     #[test]
     fn bad_files_are_refused_with_a_reason() {
-        assert!(decode(b"PVNN").err().unwrap().contains("bytes"));
+        assert!(decode(b"PVNN").err().unwrap().contains("header"));
         let mut bytes = encode(network());
         bytes[0] = b'X';
         assert!(decode(&bytes).err().unwrap().contains("PVNN"));
         let mut bytes = encode(network());
         bytes[8] = 7;
-        assert!(decode(&bytes).err().unwrap().contains("hidden"));
+        assert!(
+            decode(&bytes)
+                .err()
+                .unwrap()
+                .contains("7 hidden neurons has")
+        );
+        let mut bytes = encode(network());
+        bytes[4] = 9;
+        assert!(decode(&bytes).err().unwrap().contains("format 9"));
     }
 }

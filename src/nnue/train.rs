@@ -4,6 +4,7 @@
 
 use shakmaty::{Color, Position};
 
+use super::file::Weights;
 use super::{HIDDEN, INPUTS, Network, QA, QB, SCALE, feature};
 use crate::game::Game;
 
@@ -152,19 +153,45 @@ impl FloatNet {
         }
     }
 
-    /// The floating-point network that `quantize` turns back into `net`, to train on from there.
-    pub fn from_network(net: &Network) -> FloatNet {
-        let d = |q: i16, s: i32| f32::from(q) / s as f32;
-        FloatNet {
-            w1: net
-                .hidden_weights
-                .iter()
-                .flat_map(|column| column.iter().map(|&w| d(w, QA)))
-                .collect(),
-            b1: net.hidden_bias.iter().map(|&b| d(b, QA)).collect(),
-            w2: net.output_weights.iter().map(|&w| d(w, QB)).collect(),
-            b2: net.output_bias as f32 / (QA * QB) as f32,
+    /// The floating-point network that `quantize` turns back into `w`, to train on from there.
+    /// A narrower network is widened: its neurons come first, unchanged, and the new ones get
+    /// small random input weights from `seed` and zero output weights, so the widened network
+    /// evaluates every position as the narrow one did until training puts the new neurons to
+    /// use. A wider network than this build's is refused.
+    pub fn from_weights(w: &Weights, seed: u64) -> Result<FloatNet, String> {
+        let h = w.hidden;
+        if h > HIDDEN {
+            return Err(format!(
+                "a network of {h} hidden neurons cannot start one of {HIDDEN}"
+            ));
         }
+        let d = |q: i16, s: i32| f32::from(q) / s as f32;
+        let mut net = FloatNet::new(seed);
+        for (row, old) in net
+            .w1
+            .chunks_exact_mut(HIDDEN)
+            .zip(w.hidden_weights.chunks_exact(h))
+        {
+            for (x, &q) in row.iter_mut().zip(old) {
+                *x = d(q, QA);
+            }
+        }
+        net.b1.iter_mut().for_each(|b| *b = 0.0);
+        for (b, &q) in net.b1.iter_mut().zip(&w.hidden_bias) {
+            *b = d(q, QA);
+        }
+        net.w2.iter_mut().for_each(|x| *x = 0.0);
+        let (us, them) = net.w2.split_at_mut(HIDDEN);
+        let (old_us, old_them) = w.output_weights.split_at(h);
+        for (x, &q) in us
+            .iter_mut()
+            .zip(old_us)
+            .chain(them.iter_mut().zip(old_them))
+        {
+            *x = d(q, QB);
+        }
+        net.b2 = w.output_bias as f32 / (QA * QB) as f32;
+        Ok(net)
     }
 
     fn zeros() -> FloatNet {
@@ -486,7 +513,9 @@ not a fen | 0 | 0.5
     #[test]
     fn a_network_dequantizes_to_itself() {
         let shipped = crate::nnue::network();
-        let back = FloatNet::from_network(shipped).quantize();
+        let back = FloatNet::from_weights(&weights_of(shipped), 1)
+            .unwrap()
+            .quantize();
         assert_eq!(
             crate::nnue::file::encode(&back),
             crate::nnue::file::encode(shipped)
@@ -499,7 +528,7 @@ not a fen | 0 | 0.5
         let mut data = Data::default();
         let mut skipped = Skipped::default();
         data.load(LINES, 0.0, false, &mut skipped);
-        let shipped = FloatNet::from_network(crate::nnue::network());
+        let shipped = FloatNet::from_weights(&weights_of(crate::nnue::network()), 1).unwrap();
         let before = shipped.error(&data, &data.entries);
         let settings = Settings {
             epochs: 1,
@@ -514,5 +543,65 @@ not a fen | 0 | 0.5
         assert!((after - before).abs() < 1e-4, "{before} -> {after}");
         let random = FloatNet::new(7).error(&data, &data.entries);
         assert!((random - before).abs() > 1e-3, "{random} vs {before}");
+    }
+
+    fn weights_of(net: &Network) -> Weights {
+        use crate::nnue::file;
+        file::decode_weights(&file::encode(net)).unwrap()
+    }
+
+    /// A network of half the width, widened: its neurons keep their weights, the new ones
+    /// start silent, so every position evaluates as the narrow network's neurons alone do.
+    #[test]
+    fn a_narrow_network_widens_without_changing_its_output() {
+        let full = weights_of(crate::nnue::network());
+        let h = HIDDEN / 2;
+        let narrow = Weights {
+            hidden: h,
+            hidden_weights: full
+                .hidden_weights
+                .chunks_exact(HIDDEN)
+                .flat_map(|row| row[..h].to_vec())
+                .collect(),
+            hidden_bias: full.hidden_bias[..h].to_vec(),
+            output_weights: [
+                &full.output_weights[..h],
+                &full.output_weights[HIDDEN..HIDDEN + h],
+            ]
+            .concat(),
+            output_bias: full.output_bias,
+        };
+        let widened = FloatNet::from_weights(&narrow, 3).unwrap();
+        // The same network with the second half's output weights zeroed.
+        let mut reference = FloatNet::from_weights(&full, 3).unwrap();
+        for j in h..HIDDEN {
+            reference.w2[j] = 0.0;
+            reference.w2[HIDDEN + j] = 0.0;
+        }
+        // The new neurons do get random input weights, so that training can move them.
+        assert!(widened.w1[h..HIDDEN].iter().any(|&x| x != 0.0));
+        let mut data = Data::default();
+        let mut skipped = Skipped::default();
+        data.load(LINES, 0.0, false, &mut skipped);
+        let (mut us, mut them) = ([0f32; HIDDEN], [0f32; HIDDEN]);
+        for e in &data.entries {
+            let feats = &data.features[e.start as usize..e.start as usize + usize::from(e.len)];
+            let a = widened.forward(feats, &mut us, &mut them);
+            let b = reference.forward(feats, &mut us, &mut them);
+            assert!((a - b).abs() < 1e-5, "{a} vs {b}");
+        }
+        let wider = Weights {
+            hidden: HIDDEN + 1,
+            hidden_weights: vec![0; INPUTS * (HIDDEN + 1)],
+            hidden_bias: vec![0; HIDDEN + 1],
+            output_weights: vec![0; 2 * (HIDDEN + 1)],
+            output_bias: 0,
+        };
+        assert!(
+            FloatNet::from_weights(&wider, 1)
+                .err()
+                .unwrap()
+                .contains("cannot start")
+        );
     }
 }
