@@ -47,10 +47,15 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
         ));
     }
     let hidden = word(8) as usize;
-    if hidden == 0 || hidden > MAX_HIDDEN || bytes.len() != size_for(hidden) {
+    if hidden == 0 || hidden > MAX_HIDDEN {
+        return Err(format!(
+            "the header claims {hidden} hidden neurons; 1 to {MAX_HIDDEN} can be read"
+        ));
+    }
+    if bytes.len() != size_for(hidden) {
         return Err(format!(
             "a network of {hidden} hidden neurons has {} bytes, this file {}",
-            size_for(hidden.min(MAX_HIDDEN)),
+            size_for(hidden),
             bytes.len()
         ));
     }

@@ -44,6 +44,12 @@ impl Data {
         self.entries.is_empty()
     }
 
+    /// The features of one position: (side to move's index, other side's index) per piece.
+    #[inline]
+    fn features_of(&self, e: &Entry) -> &[(u16, u16)] {
+        &self.features[e.start as usize..e.start as usize + usize::from(e.len)]
+    }
+
     /// The hand-crafted evaluation's mean squared error on the targets.
     pub fn classical_error(&self) -> f64 {
         self.classical_error / self.originals.max(1) as f64
@@ -176,7 +182,6 @@ impl FloatNet {
                 *x = d(q, QA);
             }
         }
-        net.b1.iter_mut().for_each(|b| *b = 0.0);
         for (b, &q) in net.b1.iter_mut().zip(&w.hidden_bias) {
             *b = d(q, QA);
         }
@@ -236,7 +241,7 @@ impl FloatNet {
         let mut them = [0f32; HIDDEN];
         let mut loss = 0f64;
         for e in entries {
-            let feats = &data.features[e.start as usize..e.start as usize + usize::from(e.len)];
+            let feats = data.features_of(e);
             let out = self.forward(feats, &mut us, &mut them);
             let p = sigmoid(out);
             let diff = p - e.target;
@@ -275,7 +280,7 @@ impl FloatNet {
         let sum: f64 = entries
             .iter()
             .map(|e| {
-                let feats = &data.features[e.start as usize..e.start as usize + usize::from(e.len)];
+                let feats = data.features_of(e);
                 let diff = sigmoid(self.forward(feats, &mut us, &mut them)) - e.target;
                 f64::from(diff * diff)
             })
@@ -498,7 +503,7 @@ not a fen | 0 | 0.5
         let pos = Game::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap().0;
         let float_cp = {
             let e = data.entries[1];
-            let feats = &data.features[e.start as usize..e.start as usize + usize::from(e.len)];
+            let feats = data.features_of(&e);
             let (mut us, mut them) = ([0f32; HIDDEN], [0f32; HIDDEN]);
             net.forward(feats, &mut us, &mut them) * SCALE as f32
         };
@@ -585,7 +590,7 @@ not a fen | 0 | 0.5
         data.load(LINES, 0.0, false, &mut skipped);
         let (mut us, mut them) = ([0f32; HIDDEN], [0f32; HIDDEN]);
         for e in &data.entries {
-            let feats = &data.features[e.start as usize..e.start as usize + usize::from(e.len)];
+            let feats = data.features_of(e);
             let a = widened.forward(feats, &mut us, &mut them);
             let b = reference.forward(feats, &mut us, &mut them);
             assert!((a - b).abs() < 1e-5, "{a} vs {b}");
