@@ -53,9 +53,10 @@ impl Searcher {
             }
             let mut child = root.clone();
             child.play_unchecked(m);
+            let child_key = key_after(&root, root_key, m, &child);
+            self.tt.prefetch(child_key);
             self.push_accumulator(0, &root, &m);
             self.path_moves[0] = Some(m);
-            let child_key = key_after(&root, root_key, m, &child);
             let follows = follow == Some(m);
             let nodes_before = self.nodes;
             // Searches the child with the parent's window (lo, hi).
@@ -254,6 +255,7 @@ impl Searcher {
         {
             let r = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
             let passed_key = key_of(&passed);
+            self.tt.prefetch(passed_key);
             self.keys.push(key);
             self.path_moves[ply] = None;
             self.accs[ply + 1] = self.accs[ply];
@@ -380,8 +382,9 @@ impl Searcher {
             if past_limit && (!child.is_check() || loses_exchange()) {
                 continue;
             }
-            self.push_accumulator(ply, pos, &m);
             let child_key = key_after(pos, key, m, &child);
+            self.tt.prefetch(child_key);
+            self.push_accumulator(ply, pos, &m);
             let child_follow = follow_move == Some(m);
             self.path_moves[ply] = Some(m);
             let new_depth = depth - 1 + i32::from(singular == Some(m));

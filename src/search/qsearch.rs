@@ -92,8 +92,9 @@ impl Searcher {
             let m = pick_next(&mut moves, &mut scores, i);
             let mut child = pos.clone();
             child.play_unchecked(m);
-            self.push_accumulator(ply, pos, &m);
             let child_key = key_after(pos, key, m, &child);
+            self.tt.prefetch(child_key);
+            self.push_accumulator(ply, pos, &m);
             let score = -self.qsearch(&child, child_key, -beta, -alpha, ply + 1, pv_node);
             if self.stopped {
                 return 0;

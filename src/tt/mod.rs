@@ -3,11 +3,14 @@
 //! Each slot stores `key ^ data` and `data`; a reader that sees a torn write gets a key
 //! mismatch and treats the slot as empty, so the table can later be shared between threads.
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+mod memory;
+
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use shakmaty::Move;
 
 use crate::search::score::{MATE, MATE_BOUND, NO_EVAL};
+use memory::{Slot, Slots};
 
 /// Size of one slot in bytes.
 const SLOT_BYTES: usize = 16;
@@ -68,13 +71,8 @@ impl Bound {
     }
 }
 
-struct Slot {
-    check: AtomicU64,
-    data: AtomicU64,
-}
-
 pub struct TranspositionTable {
-    slots: Box<[Slot]>,
+    slots: Slots,
     age: AtomicU8,
 }
 
@@ -112,17 +110,11 @@ impl TranspositionTable {
     /// A table of `mb` mebibytes (at least one slot). Fails instead of aborting when memory is
     /// short.
     pub fn new(mb: usize) -> Result<TranspositionTable, String> {
-        let count = (mb.saturating_mul(1024 * 1024) / SLOT_BYTES).max(1);
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(count)
-            .map_err(|_| format!("cannot allocate a {mb} MB hash table"))?;
-        slots.resize_with(count, || Slot {
-            check: AtomicU64::new(0),
-            data: AtomicU64::new(0),
-        });
+        let count = mb.saturating_mul(1024 * 1024) / SLOT_BYTES;
+        let slots =
+            Slots::zeroed(count).ok_or_else(|| format!("cannot allocate a {mb} MB hash table"))?;
         Ok(TranspositionTable {
-            slots: slots.into_boxed_slice(),
+            slots,
             age: AtomicU8::new(0),
         })
     }
@@ -145,6 +137,21 @@ impl TranspositionTable {
     fn slot(&self, key: u64) -> &Slot {
         let index = ((u128::from(key) * self.slots.len() as u128) >> 64) as usize;
         &self.slots[index]
+    }
+
+    /// Starts loading the slot of `key` into the cache, so that a probe soon after finds it
+    /// there instead of waiting on memory. A hint only: it changes no result.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let slot: *const Slot = self.slot(key);
+            // SAFETY: a prefetch reads nothing the program sees; the address is a live slot.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     #[inline]
