@@ -395,6 +395,12 @@ fn run_train(
         "error of the hand-crafted evaluation on the same targets {:.6}",
         positions.classical_error()
     );
+    if let Some(init) = &settings.init {
+        println!(
+            "validation error of the starting network {:.6}",
+            train::validation_error(init, &positions)
+        );
+    }
     let started = Instant::now();
     let net = train::train(&positions, &settings, |e| {
         println!(

@@ -361,17 +361,29 @@ pub struct Epoch {
     pub rate: f32,
 }
 
-/// Trains a network on `data`. The last 2% of the positions are held out for the validation
-/// error: whole games, since a file holds each game's positions together.
-pub fn train(data: &Data, settings: &Settings, mut report: impl FnMut(&Epoch)) -> FloatNet {
+/// The training and validation positions of `data`: the last 2% are held out for the
+/// validation error (whole games, since a file holds each game's positions together), or all of
+/// them when that is none.
+fn split(data: &Data) -> (&[Entry], &[Entry]) {
     let held_out = data.entries.len() / 50;
     let (training, validation) = data.entries.split_at(data.entries.len() - held_out);
-    let mut training = training.to_vec();
-    let validation = if validation.is_empty() {
-        &data.entries[..]
+    if validation.is_empty() {
+        (training, &data.entries[..])
     } else {
-        validation
-    };
+        (training, validation)
+    }
+}
+
+/// The error of `net` on the positions `train` holds out of `data`: for a starting network
+/// (`--init`), the figure its training has to improve on.
+pub fn validation_error(net: &FloatNet, data: &Data) -> f64 {
+    net.error(data, split(data).1)
+}
+
+/// Trains a network on `data`, holding out the validation positions of [`validation_error`].
+pub fn train(data: &Data, settings: &Settings, mut report: impl FnMut(&Epoch)) -> FloatNet {
+    let (training, validation) = split(data);
+    let mut training = training.to_vec();
     let mut net = settings
         .init
         .clone()
@@ -527,14 +539,16 @@ not a fen | 0 | 0.5
         );
     }
 
-    /// Training from a network's weights starts at that network's error, not a random one's.
+    /// Training from a network's weights starts at that network's error, not a random one's,
+    /// and `validation_error` reports that starting error on the positions training holds out.
     #[test]
     fn training_starts_from_the_given_weights() {
         let mut data = Data::default();
         let mut skipped = Skipped::default();
         data.load(LINES, 0.0, false, &mut skipped);
         let shipped = FloatNet::from_weights(&weights_of(crate::nnue::network()), 1).unwrap();
-        let before = shipped.error(&data, &data.entries);
+        let before = validation_error(&shipped, &data);
+        assert_eq!(before, shipped.error(&data, &data.entries));
         let settings = Settings {
             epochs: 1,
             batch: 64,
