@@ -12,9 +12,6 @@ use shakmaty::Move;
 use crate::search::score::{MATE, MATE_BOUND, NO_EVAL};
 use memory::{Slot, Slots};
 
-/// Size of one slot in bytes.
-const SLOT_BYTES: usize = 16;
-
 /// What a stored score says about the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -110,7 +107,7 @@ impl TranspositionTable {
     /// A table of `mb` mebibytes (at least one slot). Fails instead of aborting when memory is
     /// short.
     pub fn new(mb: usize) -> Result<TranspositionTable, String> {
-        let count = mb.saturating_mul(1024 * 1024) / SLOT_BYTES;
+        let count = mb.saturating_mul(1024 * 1024) / size_of::<Slot>();
         let slots =
             Slots::zeroed(count).ok_or_else(|| format!("cannot allocate a {mb} MB hash table"))?;
         Ok(TranspositionTable {
