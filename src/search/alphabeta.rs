@@ -4,11 +4,11 @@ use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use super::ordering::{MAX_MOVES, is_good_tactical, is_plain_quiet, pick_next};
 use super::params::{
-    FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH,
-    LMR_MIN_DEPTH, LMR_MIN_INDEX, LMR_MIN_INDEX_PV, NULL_MOVE_BASE_REDUCTION,
-    NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MIN_DEPTH, QUIET_SEE_MARGIN, RFP_MARGIN, RFP_MAX_DEPTH,
-    SEE_PRUNE_MARGIN, SEE_PRUNE_MAX_DEPTH, SINGULAR_MARGIN, SINGULAR_MIN_DEPTH,
-    SINGULAR_TT_DEPTH_GAP,
+    DOUBLE_EXTENSION_LIMIT, DOUBLE_EXTENSION_MARGIN, FUTILITY_BASE, FUTILITY_MARGIN,
+    FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_MIN_DEPTH, LMR_MIN_INDEX,
+    LMR_MIN_INDEX_PV, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MIN_DEPTH,
+    QUIET_SEE_MARGIN, RFP_MARGIN, RFP_MAX_DEPTH, SEE_PRUNE_MARGIN, SEE_PRUNE_MAX_DEPTH,
+    SINGULAR_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_GAP,
 };
 use super::pv::MAX_PLY;
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, NO_EVAL};
@@ -31,6 +31,7 @@ impl Searcher {
         self.root_best = -INFINITY;
         self.root_depth = depth;
         self.evals[0] = NO_EVAL;
+        self.double_extensions[1] = 0;
         let root = self.root.clone();
         self.accs[0] = Accumulator::from_position(nnue::network(), &root);
         let root_key = self.root_key;
@@ -259,6 +260,7 @@ impl Searcher {
             self.keys.push(key);
             self.path_moves[ply] = None;
             self.accs[ply + 1] = self.accs[ply];
+            self.double_extensions[ply + 1] = self.double_extensions[ply];
             let score = -self.negamax(
                 &passed,
                 passed_key,
@@ -287,7 +289,10 @@ impl Searcher {
         // half the depth, fails low against a margin below it, the TT move is the only good one
         // and is searched a ply deeper. When the others reach beta even with the margin, several
         // moves refute the parent and a non-PV node returns at once (multi-cut).
-        let mut singular = None;
+        // The TT move's extension: +1 when singular, +2 when clearly so (off the PV, a few times
+        // a path), −1 when not singular but its score already beats beta elsewhere.
+        let mut extended_move = None;
+        let mut tt_extension = 0;
         if let Some(e) = entry
             && depth >= SINGULAR_MIN_DEPTH
             && ply < 2 * self.root_depth as usize
@@ -313,10 +318,20 @@ impl Searcher {
             if self.stopped {
                 return 0;
             }
+            extended_move = Some(candidate);
             if score < singular_beta {
-                singular = Some(candidate);
+                tt_extension = if !pv_node
+                    && score < singular_beta - DOUBLE_EXTENSION_MARGIN
+                    && self.double_extensions[ply] < DOUBLE_EXTENSION_LIMIT
+                {
+                    2
+                } else {
+                    1
+                };
             } else if !pv_node && singular_beta >= beta {
                 return singular_beta;
+            } else if tt_score >= beta {
+                tt_extension = -1;
             }
         }
 
@@ -387,7 +402,14 @@ impl Searcher {
             self.push_accumulator(ply, pos, &m);
             let child_follow = follow_move == Some(m);
             self.path_moves[ply] = Some(m);
-            let new_depth = depth - 1 + i32::from(singular == Some(m));
+            let extension = if extended_move == Some(m) {
+                tt_extension
+            } else {
+                0
+            };
+            let new_depth = depth - 1 + extension;
+            self.double_extensions[ply + 1] =
+                self.double_extensions[ply] + u8::from(extension == 2);
             // Late-move reduction for quiet moves ordered late.
             let min_index = if pv_node {
                 LMR_MIN_INDEX_PV

@@ -207,6 +207,8 @@ pub struct Searcher {
     path_moves: [Option<Move>; MAX_PLY],
     /// The move a singular-extension search leaves out at each ply (`None` outside one).
     excluded: [Option<Move>; MAX_PLY],
+    /// Double extensions on the current path down to the node at each ply.
+    double_extensions: [u8; MAX_PLY + 1],
     /// Depth of the iteration in progress (extensions stop at twice it).
     root_depth: i32,
 }
@@ -268,6 +270,7 @@ impl Searcher {
             lmr: Box::new(lmr_table()),
             path_moves: [None; MAX_PLY],
             excluded: [None; MAX_PLY],
+            double_extensions: [0; MAX_PLY + 1],
             root_depth: 0,
         }
     }

@@ -20,6 +20,10 @@ pub const IIR_MIN_DEPTH: i32 = 4;
 pub const SINGULAR_MIN_DEPTH: i32 = 7;
 pub const SINGULAR_TT_DEPTH_GAP: i32 = 3;
 pub const SINGULAR_MARGIN: i32 = 2;
+/// Off the PV, a singular move whose alternatives fail low by `DOUBLE_EXTENSION_MARGIN` more
+/// is extended two plies, at most `DOUBLE_EXTENSION_LIMIT` times on one path.
+pub const DOUBLE_EXTENSION_MARGIN: i32 = 20;
+pub const DOUBLE_EXTENSION_LIMIT: u8 = 6;
 
 /// Late-move reductions: minimum remaining depth, first move index reduced at non-PV and PV
 /// nodes, and the table `LMR_BASE + ln(depth) ln(index) / LMR_DIVISOR`.
