@@ -11,7 +11,7 @@ use super::params::{
     SINGULAR_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_GAP,
 };
 use super::pv::MAX_PLY;
-use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, NO_EVAL};
+use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, NO_EVAL, TB_WIN};
 use super::see::see_ge;
 use super::{CURRMOVE_AFTER, Report, Searcher};
 use crate::game::{key_after, key_of, repeats};
@@ -206,11 +206,21 @@ impl Searcher {
 
         // The static evaluation, and whether it rose since our previous move (two plies up;
         // unknown counts as not improving).
-        // (A singular-extension search reuses the one its own node just stored.)
-        let static_eval = if excluded.is_some() {
-            self.evals[ply]
+        // (A singular-extension search reuses the one its own node just stored.) The table
+        // keeps the network's own evaluation; off the PV the search uses it corrected by the
+        // errors found in positions with the same pawns. (On the PV it stays as it is, so that
+        // a PV's score is the evaluation of its last position.)
+        let raw_eval = if excluded.is_some() {
+            NO_EVAL
         } else {
             self.static_eval(pos, ply, entry, in_check)
+        };
+        let static_eval = if excluded.is_some() {
+            self.evals[ply]
+        } else if raw_eval == NO_EVAL || pv_node {
+            raw_eval
+        } else {
+            self.corr.correct(pos, raw_eval)
         };
         self.evals[ply] = static_eval;
         let improving = !in_check
@@ -501,8 +511,18 @@ impl Searcher {
             score_to_tt(best_score, ply),
             depth,
             bound,
-            static_eval,
+            raw_eval,
         );
+        // The evaluation's error, where the result says more than it: not in check, not
+        // decided by a capture or promotion, not a bound on the evaluation's own side.
+        if raw_eval != NO_EVAL
+            && best_move.is_none_or(|m| !m.is_capture() && m.promotion().is_none())
+            && best_score.abs() < TB_WIN - MAX_PLY as i32
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.corr.update(pos, depth, raw_eval, best_score);
+        }
         best_score
     }
 

@@ -6,6 +6,7 @@
 //! with what the GUI was shown.
 
 mod alphabeta;
+mod correction;
 pub mod ordering;
 pub mod params;
 pub mod pv;
@@ -28,6 +29,7 @@ use crate::out;
 use crate::tb::{Tablebases, TbSettings};
 use crate::tt::{Bound, PackedMove, TranspositionTable};
 use crate::uci::fmt;
+use correction::CorrectionHistory;
 use ordering::{Heuristics, MAX_MOVES, pick_next};
 use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, LMR_BASE, LMR_DIVISOR};
 use pv::{MAX_PLY, PvTable};
@@ -149,6 +151,8 @@ pub struct Searcher {
     idle_tt: Arc<TranspositionTable>,
     pv: PvTable,
     heur: Heuristics,
+    /// Static-evaluation errors by pawn structure, added to later evaluations.
+    corr: CorrectionHistory,
     /// The previous iteration's principal variation, searched first (follow-PV).
     prev_pv: Vec<Move>,
     /// Keys of the game's positions and of the current search path, for repetitions.
@@ -235,6 +239,7 @@ impl Searcher {
             idle_tt,
             pv: PvTable::new(),
             heur: Heuristics::new(),
+            corr: CorrectionHistory::default(),
             prev_pv: Vec::with_capacity(MAX_PLY),
             keys: Vec::with_capacity(1024),
             root: Chess::default(),
@@ -293,6 +298,7 @@ impl Searcher {
     /// Forgets everything learnt from earlier searches (`ucinewgame`).
     pub fn clear(&mut self) {
         self.heur.clear();
+        self.corr.clear();
     }
 
     /// Turns follow-PV ordering on or off (on by default; off only to measure what it saves).

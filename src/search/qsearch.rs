@@ -9,7 +9,7 @@ use super::Searcher;
 use super::alphabeta::insufficient_material;
 use super::ordering::{MAX_MOVES, TT_MOVE, pick_next, tactical_score};
 use super::pv::MAX_PLY;
-use super::score::{DRAW, INFINITY, MATE};
+use super::score::{DRAW, INFINITY, MATE, NO_EVAL};
 use super::see::see_ge;
 use crate::game::key_after;
 use crate::tt::{Bound, PackedMove, score_from_tt, score_to_tt};
@@ -48,7 +48,13 @@ impl Searcher {
             }
         }
         let tt_move = entry.map_or(PackedMove::NONE, |e| e.mv);
-        let static_eval = self.static_eval(pos, ply, entry, in_check);
+        let raw_eval = self.static_eval(pos, ply, entry, in_check);
+        // Corrected off the PV only, as in the main search.
+        let static_eval = if raw_eval == NO_EVAL || pv_node {
+            raw_eval
+        } else {
+            self.corr.correct(pos, raw_eval)
+        };
         // Off the PV, a stand-pat cut needs no moves. (On it, the moves come first, so that a
         // stalemate is scored as the draw it is and the PV's leaf reproduces its score.)
         if !in_check && !pv_node && static_eval >= beta {
@@ -58,7 +64,7 @@ impl Searcher {
                 static_eval,
                 0,
                 Bound::Lower,
-                static_eval,
+                raw_eval,
             );
             return static_eval;
         }
@@ -120,14 +126,8 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        self.tt.store(
-            key,
-            best_move,
-            score_to_tt(best, ply),
-            0,
-            bound,
-            static_eval,
-        );
+        self.tt
+            .store(key, best_move, score_to_tt(best, ply), 0, bound, raw_eval);
         best
     }
 }

@@ -1,0 +1,129 @@
+//! Correction history: how far search results have strayed from the static evaluation in
+//! positions with the same pawns, kept per side and added to later evaluations of such positions.
+
+use shakmaty::{Chess, Color, Position};
+
+use super::score::MATE_BOUND;
+
+/// Slots per side (a power of two).
+const SLOTS: usize = 16_384;
+/// Fixed-point units per centipawn in the table.
+const GRAIN: i32 = 256;
+/// Largest correction, in centipawns.
+const MAX_CORRECTION: i32 = 64;
+/// A search result of depth `d` moves its slot `min(d + 1, MAX_WEIGHT) / WEIGHT_SCALE` of the
+/// way towards its own error.
+const WEIGHT_SCALE: i32 = 256;
+const MAX_WEIGHT: i32 = 16;
+
+pub struct CorrectionHistory {
+    table: Box<[[i32; SLOTS]; 2]>,
+}
+
+impl Default for CorrectionHistory {
+    fn default() -> Self {
+        CorrectionHistory {
+            table: Box::new([[0; SLOTS]; 2]),
+        }
+    }
+}
+
+impl CorrectionHistory {
+    pub fn clear(&mut self) {
+        for side in self.table.iter_mut() {
+            side.fill(0);
+        }
+    }
+
+    /// `raw`, the static evaluation of `pos` for its side to move, corrected by what searches
+    /// of positions with the same pawns found.
+    #[inline]
+    pub fn correct(&self, pos: &Chess, raw: i32) -> i32 {
+        let slot = self.table[pos.turn() as usize][pawn_slot(pos)];
+        (raw + slot / GRAIN).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Records that a search of `pos` to `depth` scored `score` where the uncorrected static
+    /// evaluation said `raw`.
+    #[inline]
+    pub fn update(&mut self, pos: &Chess, depth: i32, raw: i32, score: i32) {
+        let error = (score - raw).clamp(-MAX_CORRECTION, MAX_CORRECTION) * GRAIN;
+        let weight = (depth + 1).clamp(1, MAX_WEIGHT);
+        let slot = &mut self.table[pos.turn() as usize][pawn_slot(pos)];
+        *slot = (*slot * (WEIGHT_SCALE - weight) + error * weight) / WEIGHT_SCALE;
+    }
+}
+
+/// The table slot of `pos`'s pawn structure: both colours' pawn bitboards, mixed.
+#[inline]
+fn pawn_slot(pos: &Chess) -> usize {
+    let board = pos.board();
+    let pawns = board.pawns();
+    let white = (pawns & board.by_color(Color::White)).0;
+    let black = (pawns & board.by_color(Color::Black)).0;
+    let h = mix(mix(white) ^ black);
+    (h >> (64 - SLOTS.trailing_zeros())) as usize
+}
+
+/// A 64-bit finalizer (the one of SplitMix64): every input bit reaches every output bit.
+#[inline]
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess};
+
+    use super::*;
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    /// Errors found in one pawn structure move its evaluations, within the cap, and leave other
+    /// structures and the other side alone.
+    #[test]
+    fn corrections_follow_results_by_pawn_structure_and_side() {
+        let mut corr = CorrectionHistory::default();
+        let a = pos("4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1");
+        let a_pieces = pos("4k3/pp6/8/2n5/8/8/PP6/4K1N1 w - - 0 1");
+        let a_black = pos("4k3/pp6/8/8/8/8/PP6/4K3 b - - 0 1");
+        let b = pos("4k3/p7/8/8/8/8/PP6/4K3 w - - 0 1");
+        assert_eq!(corr.correct(&a, 10), 10);
+        for _ in 0..200 {
+            corr.update(&a, 20, 10, 500);
+        }
+        let up = corr.correct(&a, 10) - 10;
+        assert!((MAX_CORRECTION - 2..=MAX_CORRECTION).contains(&up), "{up}");
+        assert_eq!(corr.correct(&a_pieces, 0), up);
+        assert_eq!(corr.correct(&a_black, 10), 10);
+        assert_eq!(corr.correct(&b, 10), 10);
+        for _ in 0..200 {
+            corr.update(&a, 20, 10, 10);
+        }
+        assert!((9..=11).contains(&corr.correct(&a, 10)));
+        corr.update(&a, 20, 0, -500);
+        assert!(corr.correct(&a, 10) < 10);
+        corr.clear();
+        assert_eq!(corr.correct(&a, 10), 10);
+    }
+
+    /// A correction never turns an evaluation into a mate score.
+    #[test]
+    fn corrected_evaluations_stay_below_mate_scores() {
+        let mut corr = CorrectionHistory::default();
+        let a = pos("4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1");
+        for _ in 0..200 {
+            corr.update(&a, 20, 0, 100);
+        }
+        assert_eq!(corr.correct(&a, MATE_BOUND - 2), MATE_BOUND - 1);
+    }
+}
