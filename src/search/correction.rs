@@ -76,16 +76,11 @@ fn mix(mut x: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess};
-
     use super::*;
+    use crate::game::Game;
 
     fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
+        Game::from_fen(fen).unwrap().0.pos().clone()
     }
 
     /// Errors found in one pawn structure move its evaluations, within the cap, and leave other
