@@ -9,7 +9,7 @@ use shakmaty::{Color, Position};
 
 use crate::game::Game;
 use crate::search::score::{MATE_BOUND, TB_WIN};
-use crate::search::{Job, Limits, Report, SearchControl, Searcher};
+use crate::search::{Job, Limits, Report, SearchControl, Searcher, splitmix64};
 use crate::tt::TranspositionTable;
 
 /// How the games are played.
@@ -44,10 +44,7 @@ struct Rng(u64);
 impl Rng {
     fn new(seed: u64) -> Rng {
         // SplitMix64 of the seed, never zero.
-        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        Rng((z ^ (z >> 31)) | 1)
+        Rng(splitmix64(seed) | 1)
     }
 
     fn next(&mut self) -> u64 {

@@ -210,17 +210,11 @@ impl Searcher {
         // keeps the network's own evaluation; off the PV the search uses it corrected by the
         // errors found in positions with the same pawns. (On the PV it stays as it is, so that
         // a PV's score is the evaluation of its last position.)
-        let raw_eval = if excluded.is_some() {
-            NO_EVAL
+        let (raw_eval, static_eval) = if excluded.is_some() {
+            (NO_EVAL, self.evals[ply])
         } else {
-            self.static_eval(pos, ply, entry, in_check)
-        };
-        let static_eval = if excluded.is_some() {
-            self.evals[ply]
-        } else if raw_eval == NO_EVAL || pv_node {
-            raw_eval
-        } else {
-            self.corr.correct(pos, raw_eval)
+            let raw = self.static_eval(pos, ply, entry, in_check);
+            (raw, self.search_eval(pos, raw, pv_node))
         };
         self.evals[ply] = static_eval;
         let improving = !in_check
@@ -561,6 +555,17 @@ impl Searcher {
             _ if in_check => NO_EVAL,
             Some(e) if e.eval != NO_EVAL => e.eval,
             _ => self.evaluate_at(pos, ply),
+        }
+    }
+
+    /// The evaluation the search works with at a node whose static evaluation is `raw`: off
+    /// the PV, corrected by the correction history; on the PV (and in check) `raw` itself.
+    #[inline]
+    pub(super) fn search_eval(&self, pos: &Chess, raw: i32, pv_node: bool) -> i32 {
+        if raw == NO_EVAL || pv_node {
+            raw
+        } else {
+            self.corr.correct(pos, raw)
         }
     }
 

@@ -30,6 +30,7 @@ use crate::tb::{Tablebases, TbSettings};
 use crate::tt::{Bound, PackedMove, TranspositionTable};
 use crate::uci::fmt;
 use correction::CorrectionHistory;
+pub(crate) use correction::splitmix64;
 use ordering::{Heuristics, MAX_MOVES, pick_next};
 use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, LMR_BASE, LMR_DIVISOR};
 use pv::{MAX_PLY, PvTable};

@@ -9,7 +9,7 @@ use super::Searcher;
 use super::alphabeta::insufficient_material;
 use super::ordering::{MAX_MOVES, TT_MOVE, pick_next, tactical_score};
 use super::pv::MAX_PLY;
-use super::score::{DRAW, INFINITY, MATE, NO_EVAL};
+use super::score::{DRAW, INFINITY, MATE};
 use super::see::see_ge;
 use crate::game::key_after;
 use crate::tt::{Bound, PackedMove, score_from_tt, score_to_tt};
@@ -49,12 +49,7 @@ impl Searcher {
         }
         let tt_move = entry.map_or(PackedMove::NONE, |e| e.mv);
         let raw_eval = self.static_eval(pos, ply, entry, in_check);
-        // Corrected off the PV only, as in the main search.
-        let static_eval = if raw_eval == NO_EVAL || pv_node {
-            raw_eval
-        } else {
-            self.corr.correct(pos, raw_eval)
-        };
+        let static_eval = self.search_eval(pos, raw_eval, pv_node);
         // Off the PV, a stand-pat cut needs no moves. (On it, the moves come first, so that a
         // stalemate is scored as the draw it is and the PV's leaf reproduces its score.)
         if !in_check && !pv_node && static_eval >= beta {
