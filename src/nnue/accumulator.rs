@@ -1,7 +1,7 @@
 //! The hidden layer of both sides, built from a position or updated by a move.
 use shakmaty::{Chess, Color, Move, Piece, Position, Square};
 
-use super::{HIDDEN, Network, feature};
+use super::{HIDDEN, Network, bucket, feature};
 
 /// Both sides' hidden-layer sums (before activation), indexed by colour.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -21,14 +21,15 @@ impl Accumulator {
         acc
     }
 
-    /// The evaluation for `turn`, in centipawns.
+    /// The evaluation of `pos` (the position these accumulators hold) for its side to move, in
+    /// centipawns.
     #[inline]
-    pub fn evaluate(&self, net: &Network, turn: Color) -> i32 {
-        let (us, them) = match turn {
+    pub fn evaluate(&self, net: &Network, pos: &Chess) -> i32 {
+        let (us, them) = match pos.turn() {
             Color::White => (&self.sides[0], &self.sides[1]),
             Color::Black => (&self.sides[1], &self.sides[0]),
         };
-        net.output(us, them)
+        net.output(us, them, bucket(pos.board().occupied().count()))
     }
 
     /// The accumulators after `m` is played in `before` (a legal move of it).

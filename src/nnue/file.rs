@@ -1,36 +1,47 @@
-//! The network file: `PVNN`, format version and hidden size (u32), then the quantized weights
-//! little-endian: hidden weights input by input (i16), hidden biases (i16), output weights
-//! (i16), output bias (i32).
+//! The network file: `PVNN`, format version, hidden size and (from format 2) output buckets
+//! (u32 each), then the quantized weights little-endian: hidden weights input by input (i16),
+//! hidden biases (i16), each bucket's output weights (i16), each bucket's output bias (i32).
+//! Format 1 has one output layer and no bucket count; it is read as that layer in every bucket.
 
-use super::{HIDDEN, INPUTS, Network};
+use super::{BUCKETS, HIDDEN, INPUTS, Network};
 
 const MAGIC: &[u8; 4] = b"PVNN";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
-/// The size in bytes of a network file of `hidden` neurons per side.
-pub const fn size_for(hidden: usize) -> usize {
+/// The size in bytes of a format-2 network file of `hidden` neurons per side and `buckets`
+/// output layers.
+pub const fn size_for(hidden: usize, buckets: usize) -> usize {
+    16 + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+}
+
+/// The size in bytes of a format-1 file (one output layer).
+const fn v1_size_for(hidden: usize) -> usize {
     12 + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
 }
 
 /// The size in bytes of this build's network file.
-pub const SIZE: usize = size_for(HIDDEN);
+pub const SIZE: usize = size_for(HIDDEN, BUCKETS);
 
 /// The widest hidden layer a file may claim (a guard against a corrupt header).
 const MAX_HIDDEN: usize = 4096;
+/// The most output buckets a file may claim.
+const MAX_BUCKETS: usize = 64;
 
-/// A network file's weights at the hidden size the file gives, which need not be this
-/// build's: training can start a wider network from a narrower one.
+/// A network file's weights at the hidden size and bucket count the file gives, which need
+/// not be this build's: training can start a wider network from a narrower one, and a
+/// bucketed one from a single output layer.
 pub struct Weights {
     pub hidden: usize,
+    pub buckets: usize,
     /// `INPUTS` rows of `hidden` weights each.
     pub hidden_weights: Vec<i16>,
     pub hidden_bias: Vec<i16>,
-    /// The side to move's `hidden` weights, then the other side's.
+    /// Per bucket, the side to move's `hidden` weights, then the other side's.
     pub output_weights: Vec<i16>,
-    pub output_bias: i32,
+    pub output_bias: Vec<i32>,
 }
 
-/// Reads a network file of any hidden size, or says why the bytes are not one.
+/// Reads a network file of any hidden size and bucket count, or says why the bytes are not one.
 pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
     if bytes.len() < 12 || &bytes[..4] != MAGIC {
         return Err(format!(
@@ -40,10 +51,10 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
     }
     let word =
         |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-    if word(4) != VERSION {
+    let version = word(4);
+    if version != 1 && version != VERSION {
         return Err(format!(
-            "network format {}; this build reads format {VERSION}",
-            word(4)
+            "network format {version}; this build reads formats 1 and {VERSION}"
         ));
     }
     let hidden = word(8) as usize;
@@ -52,14 +63,28 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
             "the header claims {hidden} hidden neurons; 1 to {MAX_HIDDEN} can be read"
         ));
     }
-    if bytes.len() != size_for(hidden) {
+    let (buckets, header, expected) = if version == 1 {
+        (1, 12, v1_size_for(hidden))
+    } else {
+        if bytes.len() < 16 {
+            return Err("the header ends before its bucket count".to_string());
+        }
+        let buckets = word(12) as usize;
+        if buckets == 0 || buckets > MAX_BUCKETS {
+            return Err(format!(
+                "the header claims {buckets} output buckets; 1 to {MAX_BUCKETS} can be read"
+            ));
+        }
+        (buckets, 16, size_for(hidden, buckets))
+    };
+    if bytes.len() != expected {
         return Err(format!(
-            "a network of {hidden} hidden neurons has {} bytes, this file {}",
-            size_for(hidden),
+            "a network of {hidden} hidden neurons and {buckets} buckets has {expected} bytes, \
+             this file {}",
             bytes.len()
         ));
     }
-    let mut at = 12;
+    let mut at = header;
     let mut take = |n: usize| -> Vec<i16> {
         let v = bytes[at..at + 2 * n]
             .chunks_exact(2)
@@ -68,22 +93,36 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
         at += 2 * n;
         v
     };
+    let hidden_weights = take(INPUTS * hidden);
+    let hidden_bias = take(hidden);
+    let output_weights = take(buckets * 2 * hidden);
+    let output_bias = (0..buckets)
+        .map(|b| word(expected - 4 * (buckets - b)) as i32)
+        .collect();
     Ok(Weights {
         hidden,
-        hidden_weights: take(INPUTS * hidden),
-        hidden_bias: take(hidden),
-        output_weights: take(2 * hidden),
-        output_bias: word(bytes.len() - 4) as i32,
+        buckets,
+        hidden_weights,
+        hidden_bias,
+        output_weights,
+        output_bias,
     })
 }
 
-/// Reads a network of this build's hidden size, or says why the bytes are not one.
+/// Reads a network of this build's hidden size, or says why the bytes are not one. A file with
+/// one output layer fills every bucket with it.
 pub fn decode(bytes: &[u8]) -> Result<Network, String> {
     let w = decode_weights(bytes)?;
     if w.hidden != HIDDEN {
         return Err(format!(
             "a network of {} hidden neurons; this build reads {HIDDEN}",
             w.hidden
+        ));
+    }
+    if w.buckets != 1 && w.buckets != BUCKETS {
+        return Err(format!(
+            "a network of {} output buckets; this build reads 1 or {BUCKETS}",
+            w.buckets
         ));
     }
     let mut hidden_weights = vec![[0i16; HIDDEN]; INPUTS];
@@ -95,32 +134,40 @@ pub fn decode(bytes: &[u8]) -> Result<Network, String> {
     }
     let mut hidden_bias = [0i16; HIDDEN];
     hidden_bias.copy_from_slice(&w.hidden_bias);
-    let mut output_weights = [0i16; 2 * HIDDEN];
-    output_weights.copy_from_slice(&w.output_weights);
+    let mut output_weights = [[0i16; 2 * HIDDEN]; BUCKETS];
+    let mut output_bias = [0i32; BUCKETS];
+    for b in 0..BUCKETS {
+        let from = if w.buckets == 1 { 0 } else { b };
+        output_weights[b].copy_from_slice(&w.output_weights[from * 2 * HIDDEN..][..2 * HIDDEN]);
+        output_bias[b] = w.output_bias[from];
+    }
     Ok(Network {
         hidden_weights,
         hidden_bias,
         output_weights,
-        output_bias: w.output_bias,
+        output_bias,
     })
 }
 
-/// Writes a network.
+/// Writes a network (format 2).
 pub fn encode(net: &Network) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(SIZE);
     bytes.extend_from_slice(MAGIC);
     bytes.extend_from_slice(&VERSION.to_le_bytes());
     bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+    bytes.extend_from_slice(&(BUCKETS as u32).to_le_bytes());
     let weights = net
         .hidden_weights
         .iter()
         .flatten()
         .chain(&net.hidden_bias)
-        .chain(&net.output_weights);
+        .chain(net.output_weights.iter().flatten());
     for w in weights {
         bytes.extend_from_slice(&w.to_le_bytes());
     }
-    bytes.extend_from_slice(&net.output_bias.to_le_bytes());
+    for b in &net.output_bias {
+        bytes.extend_from_slice(&b.to_le_bytes());
+    }
     bytes
 }
 
@@ -141,6 +188,34 @@ mod tests {
         assert_eq!(back.output_bias, net.output_bias);
     }
 
+    /// A format-1 file (one output layer) is read with that layer in every bucket.
+    #[test]
+    fn a_single_output_file_fills_every_bucket() {
+        let net = network();
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&1u32.to_le_bytes());
+        bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        for w in net
+            .hidden_weights
+            .iter()
+            .flatten()
+            .chain(&net.hidden_bias)
+            .chain(&net.output_weights[3])
+        {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        bytes.extend_from_slice(&net.output_bias[3].to_le_bytes());
+        let back = decode(&bytes).unwrap();
+        assert!(back.hidden_weights == net.hidden_weights);
+        for b in 0..BUCKETS {
+            assert_eq!(back.output_weights[b], net.output_weights[3]);
+            assert_eq!(back.output_bias[b], net.output_bias[3]);
+        }
+        let w = decode_weights(&bytes).unwrap();
+        assert_eq!((w.hidden, w.buckets), (HIDDEN, 1));
+    }
+
     #[test]
     fn bad_files_are_refused_with_a_reason() {
         assert!(decode(b"PVNN").err().unwrap().contains("header"));
@@ -153,10 +228,16 @@ mod tests {
             decode(&bytes)
                 .err()
                 .unwrap()
-                .contains("7 hidden neurons has")
+                .contains("7 hidden neurons and 8 buckets has")
         );
         let mut bytes = encode(network());
         bytes[4] = 9;
         assert!(decode(&bytes).err().unwrap().contains("format 9"));
+        let mut bytes = encode(network());
+        bytes[12] = 0;
+        assert!(decode(&bytes).err().unwrap().contains("0 output buckets"));
+        let mut bytes = encode(network());
+        bytes[12] = 4;
+        assert!(decode(&bytes).err().unwrap().contains("4 buckets has"));
     }
 }

@@ -1,9 +1,11 @@
 //! NNUE evaluation: a (768 → HIDDEN)×2 → 1 network over piece-square features, seen from each
-//! side, with a squared clipped ReLU; quantized to integers for the engine.
+//! side, with a squared clipped ReLU and one output layer per bucket of material; quantized to
+//! integers for the engine.
 //!
 //! Each side has an accumulator: the hidden layer's bias plus one weight column per piece on
 //! the board, indexed from that side's point of view (own pieces first, board flipped for
-//! Black). The output layer reads the side to move's accumulator, then the other side's.
+//! Black). The output layer of the position's bucket (by the number of pieces on the board)
+//! reads the side to move's accumulator, then the other side's.
 
 pub mod accumulator;
 pub mod file;
@@ -11,7 +13,7 @@ pub mod train;
 
 use std::sync::OnceLock;
 
-use shakmaty::{Chess, Color, Piece, Position, Square};
+use shakmaty::{Chess, Color, Piece, Square};
 
 pub use accumulator::Accumulator;
 
@@ -19,6 +21,15 @@ pub use accumulator::Accumulator;
 pub const INPUTS: usize = 768;
 /// Hidden neurons per side.
 pub const HIDDEN: usize = 128;
+/// Output layers, chosen by the number of pieces on the board (kings and pawns included).
+pub const BUCKETS: usize = 8;
+
+/// The output bucket of a position with `pieces` pieces on the board: 2–5 pieces use the
+/// first, 30–32 the last.
+#[inline]
+pub fn bucket(pieces: usize) -> usize {
+    (pieces.saturating_sub(2) / 4).min(BUCKETS - 1)
+}
 /// Quantization of the hidden layer (weights and biases) and of the output weights.
 pub const QA: i32 = 255;
 pub const QB: i32 = 64;
@@ -33,9 +44,9 @@ pub struct Network {
     /// Hidden-layer weights, one column of HIDDEN per input.
     pub hidden_weights: Vec<[i16; HIDDEN]>,
     pub hidden_bias: [i16; HIDDEN],
-    /// Output weights: the side to move's half, then the other side's.
-    pub output_weights: [i16; 2 * HIDDEN],
-    pub output_bias: i32,
+    /// Output weights of each bucket: the side to move's half, then the other side's.
+    pub output_weights: [[i16; 2 * HIDDEN]; BUCKETS],
+    pub output_bias: [i32; BUCKETS],
 }
 
 /// The input index of `piece` on `square` from `perspective`'s side.
@@ -58,19 +69,20 @@ pub fn network() -> &'static Network {
 }
 
 impl Network {
-    /// The evaluation in centipawns for the side to move, from both sides' accumulators.
+    /// The evaluation in centipawns for the side to move, from both sides' accumulators and
+    /// the output bucket.
     #[inline]
-    pub fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
-        let (ours, theirs) = self.output_weights.split_at(HIDDEN);
+    pub fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN], bucket: usize) -> i32 {
+        let (ours, theirs) = self.output_weights[bucket].split_at(HIDDEN);
         let sum = half(us, ours) + half(them, theirs);
-        let raw = sum / i64::from(QA) + i64::from(self.output_bias);
+        let raw = sum / i64::from(QA) + i64::from(self.output_bias[bucket]);
         (raw * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
     /// The evaluation of `pos` for the side to move, with both accumulators built from scratch.
     pub fn evaluate(&self, pos: &Chess) -> i32 {
         let acc = Accumulator::from_position(self, pos);
-        acc.evaluate(self, pos.turn())
+        acc.evaluate(self, pos)
     }
 }
 
@@ -122,6 +134,28 @@ mod tests {
             feature(Color::Black, white_pawn_e2, Square::E2)
         );
         assert!(feature(Color::Black, white_pawn_e2, Square::E2) >= 384);
+    }
+
+    #[test]
+    fn buckets_split_the_piece_counts_evenly() {
+        assert_eq!(bucket(2), 0);
+        assert_eq!(bucket(5), 0);
+        assert_eq!(bucket(6), 1);
+        assert_eq!(bucket(29), 6);
+        assert_eq!(bucket(30), BUCKETS - 1);
+        assert_eq!(bucket(32), BUCKETS - 1);
+    }
+
+    /// The output layer of the position's bucket, and only that one, decides the evaluation.
+    #[test]
+    fn the_evaluation_reads_its_own_bucket() {
+        let start = Chess::default();
+        let ending = pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        let mut net = network().clone();
+        let (base_start, base_ending) = (net.evaluate(&start), net.evaluate(&ending));
+        net.output_bias[bucket(32)] += QA * QB;
+        assert_eq!(net.evaluate(&start), base_start + SCALE);
+        assert_eq!(net.evaluate(&ending), base_ending);
     }
 
     /// A position and its colour-flipped mirror get the same evaluation for the side to move.

@@ -5,7 +5,7 @@
 use shakmaty::{Color, Position};
 
 use super::file::Weights;
-use super::{HIDDEN, INPUTS, Network, QA, QB, SCALE, feature};
+use super::{BUCKETS, HIDDEN, INPUTS, Network, QA, QB, SCALE, bucket, feature};
 use crate::game::Game;
 
 /// One position: where its features start in `Data::features`, how many, and its target (the
@@ -128,14 +128,15 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The network in floating point: output = w2 · [screlu(acc_us), screlu(acc_them)] + b2, in
-/// units of `SCALE` centipawns.
+/// The network in floating point: output = w2[b] · [screlu(acc_us), screlu(acc_them)] + b2[b]
+/// for the position's output bucket b, in units of `SCALE` centipawns.
 #[derive(Clone)]
 pub struct FloatNet {
     w1: Vec<f32>,
     b1: Vec<f32>,
+    /// `BUCKETS` output layers of `2 * HIDDEN` weights each.
     w2: Vec<f32>,
-    b2: f32,
+    b2: Vec<f32>,
 }
 
 /// Weights stay within this, so that the quantized ones fit in i16.
@@ -154,8 +155,11 @@ impl FloatNet {
         FloatNet {
             w1: (0..INPUTS * HIDDEN).map(|_| uniform(0.1)).collect(),
             b1: vec![0.0; HIDDEN],
-            w2: (0..2 * HIDDEN).map(|_| uniform(0.1)).collect(),
-            b2: 0.0,
+            w2: (0..2 * HIDDEN)
+                .map(|_| uniform(0.1))
+                .collect::<Vec<_>>()
+                .repeat(BUCKETS),
+            b2: vec![0.0; BUCKETS],
         }
     }
 
@@ -163,12 +167,19 @@ impl FloatNet {
     /// A narrower network is widened: its neurons come first, unchanged, and the new ones get
     /// small random input weights from `seed` and zero output weights, so the widened network
     /// evaluates every position as the narrow one did until training puts the new neurons to
-    /// use. A wider network than this build's is refused.
+    /// use. A network with one output layer starts every bucket from it. A wider network than
+    /// this build's, or one of another bucket count, is refused.
     pub fn from_weights(w: &Weights, seed: u64) -> Result<FloatNet, String> {
         let h = w.hidden;
         if h > HIDDEN {
             return Err(format!(
                 "a network of {h} hidden neurons cannot start one of {HIDDEN}"
+            ));
+        }
+        if w.buckets != 1 && w.buckets != BUCKETS {
+            return Err(format!(
+                "a network of {} output buckets cannot start one of {BUCKETS}",
+                w.buckets
             ));
         }
         let d = |q: i16, s: i32| f32::from(q) / s as f32;
@@ -186,16 +197,19 @@ impl FloatNet {
             *b = d(q, QA);
         }
         net.w2.iter_mut().for_each(|x| *x = 0.0);
-        let (us, them) = net.w2.split_at_mut(HIDDEN);
-        let (old_us, old_them) = w.output_weights.split_at(h);
-        for (x, &q) in us
-            .iter_mut()
-            .zip(old_us)
-            .chain(them.iter_mut().zip(old_them))
-        {
-            *x = d(q, QB);
+        for (b, layer) in net.w2.chunks_exact_mut(2 * HIDDEN).enumerate() {
+            let from = if w.buckets == 1 { 0 } else { b };
+            let (us, them) = layer.split_at_mut(HIDDEN);
+            let (old_us, old_them) = w.output_weights[from * 2 * h..][..2 * h].split_at(h);
+            for (x, &q) in us
+                .iter_mut()
+                .zip(old_us)
+                .chain(them.iter_mut().zip(old_them))
+            {
+                *x = d(q, QB);
+            }
+            net.b2[b] = w.output_bias[from] as f32 / (QA * QB) as f32;
         }
-        net.b2 = w.output_bias as f32 / (QA * QB) as f32;
         Ok(net)
     }
 
@@ -203,8 +217,8 @@ impl FloatNet {
         FloatNet {
             w1: vec![0.0; INPUTS * HIDDEN],
             b1: vec![0.0; HIDDEN],
-            w2: vec![0.0; 2 * HIDDEN],
-            b2: 0.0,
+            w2: vec![0.0; BUCKETS * 2 * HIDDEN],
+            b2: vec![0.0; BUCKETS],
         }
     }
 
@@ -218,7 +232,12 @@ impl FloatNet {
         }
     }
 
-    /// The output for one position's features.
+    /// The output layer of bucket `b`: its weights (side to move's half first) and bias.
+    fn layer(&self, b: usize) -> (&[f32], f32) {
+        (&self.w2[b * 2 * HIDDEN..][..2 * HIDDEN], self.b2[b])
+    }
+
+    /// The output for one position's features (one per piece, which also picks the bucket).
     fn forward(
         &self,
         feats: &[(u16, u16)],
@@ -227,8 +246,9 @@ impl FloatNet {
     ) -> f32 {
         self.accumulate(feats.iter().map(|f| usize::from(f.0)), us);
         self.accumulate(feats.iter().map(|f| usize::from(f.1)), them);
-        let (w_us, w_them) = self.w2.split_at(HIDDEN);
-        let mut out = self.b2;
+        let (w2, b2) = self.layer(bucket(feats.len()));
+        let (w_us, w_them) = w2.split_at(HIDDEN);
+        let mut out = b2;
         for j in 0..HIDDEN {
             out += w_us[j] * screlu(us[j]) + w_them[j] * screlu(them[j]);
         }
@@ -247,9 +267,10 @@ impl FloatNet {
             let diff = p - e.target;
             loss += f64::from(diff * diff);
             let d = 2.0 * diff * p * (1.0 - p);
-            grad.b2 += d;
-            let (w_us, w_them) = self.w2.split_at(HIDDEN);
-            let (g_us, g_them) = grad.w2.split_at_mut(HIDDEN);
+            let b = bucket(feats.len());
+            grad.b2[b] += d;
+            let (w_us, w_them) = self.layer(b).0.split_at(HIDDEN);
+            let (g_us, g_them) = grad.w2[b * 2 * HIDDEN..][..2 * HIDDEN].split_at_mut(HIDDEN);
             let mut d_us = [0f32; HIDDEN];
             let mut d_them = [0f32; HIDDEN];
             for j in 0..HIDDEN {
@@ -293,7 +314,7 @@ impl FloatNet {
             .iter_mut()
             .chain(self.b1.iter_mut())
             .chain(self.w2.iter_mut())
-            .chain(std::iter::once(&mut self.b2))
+            .chain(self.b2.iter_mut())
     }
 
     fn params(&self) -> impl Iterator<Item = &f32> {
@@ -301,7 +322,7 @@ impl FloatNet {
             .iter()
             .chain(self.b1.iter())
             .chain(self.w2.iter())
-            .chain(std::iter::once(&self.b2))
+            .chain(self.b2.iter())
     }
 
     /// The network in the engine's integers.
@@ -317,15 +338,19 @@ impl FloatNet {
         for (b, &x) in hidden_bias.iter_mut().zip(&self.b1) {
             *b = q(x, QA);
         }
-        let mut output_weights = [0i16; 2 * HIDDEN];
-        for (w, &x) in output_weights.iter_mut().zip(&self.w2) {
+        let mut output_weights = [[0i16; 2 * HIDDEN]; BUCKETS];
+        for (w, &x) in output_weights.iter_mut().flatten().zip(&self.w2) {
             *w = q(x, QB);
+        }
+        let mut output_bias = [0i32; BUCKETS];
+        for (b, &x) in output_bias.iter_mut().zip(&self.b2) {
+            *b = (x * (QA * QB) as f32).round() as i32;
         }
         Network {
             hidden_weights,
             hidden_bias,
             output_weights,
-            output_bias: (self.b2 * (QA * QB) as f32).round() as i32,
+            output_bias,
         }
     }
 }
@@ -526,6 +551,22 @@ not a fen | 0 | 0.5
         );
     }
 
+    /// A position's error moves only its own bucket's output layer.
+    #[test]
+    fn each_position_trains_its_own_bucket() {
+        let mut data = Data::default();
+        let mut skipped = Skipped::default();
+        data.load(LINES, 0.0, false, &mut skipped);
+        let net = FloatNet::new(5);
+        let mut grad = FloatNet::zeros();
+        net.backward(&data, &data.entries, &mut grad);
+        // The start position after 1.e4 has 32 pieces; the others have two or three.
+        let touched: Vec<usize> = (0..BUCKETS)
+            .filter(|&b| grad.b2[b] != 0.0 || grad.layer(b).0.iter().any(|&g| g != 0.0))
+            .collect();
+        assert_eq!(touched, vec![bucket(3), bucket(32)]);
+    }
+
     /// Training can start from a shipped network: its weights come back exactly as they were.
     #[test]
     fn a_network_dequantizes_to_itself() {
@@ -577,25 +618,28 @@ not a fen | 0 | 0.5
         let h = HIDDEN / 2;
         let narrow = Weights {
             hidden: h,
+            buckets: BUCKETS,
             hidden_weights: full
                 .hidden_weights
                 .chunks_exact(HIDDEN)
                 .flat_map(|row| row[..h].to_vec())
                 .collect(),
             hidden_bias: full.hidden_bias[..h].to_vec(),
-            output_weights: [
-                &full.output_weights[..h],
-                &full.output_weights[HIDDEN..HIDDEN + h],
-            ]
-            .concat(),
-            output_bias: full.output_bias,
+            output_weights: full
+                .output_weights
+                .chunks_exact(2 * HIDDEN)
+                .flat_map(|layer| [&layer[..h], &layer[HIDDEN..HIDDEN + h]].concat())
+                .collect(),
+            output_bias: full.output_bias.clone(),
         };
         let widened = FloatNet::from_weights(&narrow, 3).unwrap();
         // The same network with the second half's output weights zeroed.
         let mut reference = FloatNet::from_weights(&full, 3).unwrap();
-        for j in h..HIDDEN {
-            reference.w2[j] = 0.0;
-            reference.w2[HIDDEN + j] = 0.0;
+        for layer in reference.w2.chunks_exact_mut(2 * HIDDEN) {
+            for j in h..HIDDEN {
+                layer[j] = 0.0;
+                layer[HIDDEN + j] = 0.0;
+            }
         }
         // The new neurons do get random input weights, so that training can move them.
         assert!(widened.w1[h..HIDDEN].iter().any(|&x| x != 0.0));
@@ -611,10 +655,11 @@ not a fen | 0 | 0.5
         }
         let wider = Weights {
             hidden: HIDDEN + 1,
+            buckets: 1,
             hidden_weights: vec![0; INPUTS * (HIDDEN + 1)],
             hidden_bias: vec![0; HIDDEN + 1],
             output_weights: vec![0; 2 * (HIDDEN + 1)],
-            output_bias: 0,
+            output_bias: vec![0],
         };
         assert!(
             FloatNet::from_weights(&wider, 1)

@@ -578,7 +578,7 @@ impl Searcher {
             self.accs[ply] == Accumulator::from_position(nnue::network(), pos),
             "stale accumulator at ply {ply}"
         );
-        self.accs[ply].evaluate(nnue::network(), pos.turn())
+        self.accs[ply].evaluate(nnue::network(), pos)
     }
 
     /// Sets the accumulators of the child reached by `m` from `pos`, the node at `ply`.
