@@ -41,6 +41,25 @@ pub struct Weights {
     pub output_bias: Vec<i32>,
 }
 
+impl Weights {
+    /// Whether this build's `BUCKETS` output layers can be filled from these weights: they
+    /// have as many, or a single one for every bucket.
+    pub fn buckets_fit(&self) -> bool {
+        self.buckets == 1 || self.buckets == BUCKETS
+    }
+
+    /// The output layer that fills this build's bucket `b`: its weights (the side to move's
+    /// `hidden` first) and bias. A single-layer file fills every bucket with its one layer.
+    pub fn output_layer(&self, b: usize) -> (&[i16], i32) {
+        let from = if self.buckets == 1 { 0 } else { b };
+        let n = 2 * self.hidden;
+        (
+            &self.output_weights[from * n..][..n],
+            self.output_bias[from],
+        )
+    }
+}
+
 /// Reads a network file of any hidden size and bucket count, or says why the bytes are not one.
 pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
     if bytes.len() < 12 || &bytes[..4] != MAGIC {
@@ -119,7 +138,7 @@ pub fn decode(bytes: &[u8]) -> Result<Network, String> {
             w.hidden
         ));
     }
-    if w.buckets != 1 && w.buckets != BUCKETS {
+    if !w.buckets_fit() {
         return Err(format!(
             "a network of {} output buckets; this build reads 1 or {BUCKETS}",
             w.buckets
@@ -136,10 +155,10 @@ pub fn decode(bytes: &[u8]) -> Result<Network, String> {
     hidden_bias.copy_from_slice(&w.hidden_bias);
     let mut output_weights = [[0i16; 2 * HIDDEN]; BUCKETS];
     let mut output_bias = [0i32; BUCKETS];
-    for b in 0..BUCKETS {
-        let from = if w.buckets == 1 { 0 } else { b };
-        output_weights[b].copy_from_slice(&w.output_weights[from * 2 * HIDDEN..][..2 * HIDDEN]);
-        output_bias[b] = w.output_bias[from];
+    for (b, (weights, bias)) in output_weights.iter_mut().zip(&mut output_bias).enumerate() {
+        let (layer, layer_bias) = w.output_layer(b);
+        weights.copy_from_slice(layer);
+        *bias = layer_bias;
     }
     Ok(Network {
         hidden_weights,

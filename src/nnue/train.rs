@@ -176,7 +176,7 @@ impl FloatNet {
                 "a network of {h} hidden neurons cannot start one of {HIDDEN}"
             ));
         }
-        if w.buckets != 1 && w.buckets != BUCKETS {
+        if !w.buckets_fit() {
             return Err(format!(
                 "a network of {} output buckets cannot start one of {BUCKETS}",
                 w.buckets
@@ -198,9 +198,9 @@ impl FloatNet {
         }
         net.w2.iter_mut().for_each(|x| *x = 0.0);
         for (b, layer) in net.w2.chunks_exact_mut(2 * HIDDEN).enumerate() {
-            let from = if w.buckets == 1 { 0 } else { b };
+            let (old_layer, old_bias) = w.output_layer(b);
             let (us, them) = layer.split_at_mut(HIDDEN);
-            let (old_us, old_them) = w.output_weights[from * 2 * h..][..2 * h].split_at(h);
+            let (old_us, old_them) = old_layer.split_at(h);
             for (x, &q) in us
                 .iter_mut()
                 .zip(old_us)
@@ -208,7 +208,7 @@ impl FloatNet {
             {
                 *x = d(q, QB);
             }
-            net.b2[b] = w.output_bias[from] as f32 / (QA * QB) as f32;
+            net.b2[b] = old_bias as f32 / (QA * QB) as f32;
         }
         Ok(net)
     }
@@ -232,9 +232,14 @@ impl FloatNet {
         }
     }
 
+    /// Where the output layer of bucket `b` lies in `w2`.
+    fn layer_range(b: usize) -> std::ops::Range<usize> {
+        b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN
+    }
+
     /// The output layer of bucket `b`: its weights (side to move's half first) and bias.
     fn layer(&self, b: usize) -> (&[f32], f32) {
-        (&self.w2[b * 2 * HIDDEN..][..2 * HIDDEN], self.b2[b])
+        (&self.w2[Self::layer_range(b)], self.b2[b])
     }
 
     /// The output for one position's features (one per piece, which also picks the bucket).
@@ -270,7 +275,7 @@ impl FloatNet {
             let b = bucket(feats.len());
             grad.b2[b] += d;
             let (w_us, w_them) = self.layer(b).0.split_at(HIDDEN);
-            let (g_us, g_them) = grad.w2[b * 2 * HIDDEN..][..2 * HIDDEN].split_at_mut(HIDDEN);
+            let (g_us, g_them) = grad.w2[Self::layer_range(b)].split_at_mut(HIDDEN);
             let mut d_us = [0f32; HIDDEN];
             let mut d_them = [0f32; HIDDEN];
             for j in 0..HIDDEN {
