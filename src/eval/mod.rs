@@ -6,6 +6,7 @@
 
 mod attacks;
 pub mod layout;
+pub mod mopup;
 mod pawns;
 mod pieces;
 mod scale;
@@ -75,9 +76,10 @@ fn taper(score: S, phase: i32, scale: i32) -> i32 {
 }
 
 /// Evaluates `pos` in centipawns from the point of view of the side to move: the network's
-/// evaluation (the search gets the same figure from its incrementally updated accumulators).
+/// evaluation (the search gets the same figure from its incrementally updated accumulators),
+/// or with a queen or rook against a bare king the mating score of `mopup`.
 pub fn evaluate(pos: &Chess) -> i32 {
-    crate::nnue::evaluate(pos)
+    mopup::bare_king(pos).unwrap_or_else(|| crate::nnue::evaluate(pos))
 }
 
 /// The hand-crafted evaluation of `pos` in centipawns, from the side to move (what `tune` fits).

@@ -569,9 +569,13 @@ impl Searcher {
         }
     }
 
-    /// The evaluation of `pos`, the node at `ply`, from its accumulators.
+    /// The evaluation of `pos`, the node at `ply`, from its accumulators (or, with a queen or
+    /// rook against a bare king, the mating score that `eval::evaluate` gives too).
     #[inline]
     pub(super) fn evaluate_at(&self, pos: &Chess, ply: usize) -> i32 {
+        if let Some(score) = crate::eval::mopup::bare_king(pos) {
+            return score;
+        }
         // Unit tests check every incrementally kept accumulator the search reads.
         #[cfg(test)]
         assert!(
