@@ -3,9 +3,8 @@
 
 mod common;
 
-use common::{Pivot, bestmove_of, position};
+use common::{Pivot, play_engine_move, position};
 use shakmaty::Position;
-use shakmaty::uci::UciMove;
 
 /// Plays `fen` out with `go nodes 5000` for both sides and returns the number of moves of the
 /// stronger side until mate, or `None` if 60 moves pass without one.
@@ -22,13 +21,7 @@ fn moves_to_mate(fen: &str) -> Option<usize> {
         if pos.legal_moves().is_empty() || pos.halfmoves() >= 100 {
             return None;
         }
-        pivot.send(&format!("position fen {fen} moves {}", moves.join(" ")));
-        pivot.send("go nodes 5000");
-        let reply = pivot.read_until("bestmove");
-        let (best, _) = bestmove_of(reply.last().unwrap());
-        let m = best.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-        pos.play_unchecked(m);
-        moves.push(best);
+        play_engine_move(&mut pivot, fen, &mut moves, &mut pos, "go nodes 5000");
     }
     None
 }

@@ -4,9 +4,10 @@
 
 mod common;
 
-use common::{Pivot, bestmove_of, field, last_pv_line, position, pv_is_legal, pv_of};
+use common::{
+    Pivot, bestmove_of, field, last_pv_line, play_engine_move, position, pv_is_legal, pv_of,
+};
 use pivot::tb::Tablebases;
-use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 
 fn tables_dir() -> String {
@@ -119,13 +120,7 @@ fn a_won_pawn_ending_stays_won_move_after_move() {
             let (_, wdl) = tables.root_moves(&pos, true).unwrap();
             assert_eq!(wdl, shakmaty_syzygy::Wdl::Win, "after {moves:?}");
         }
-        p.send(&format!("position fen {start} moves {}", moves.join(" ")));
-        p.send("go depth 6");
-        let lines = p.read_until("bestmove");
-        let (best, _) = bestmove_of(lines.last().unwrap());
-        let m = best.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-        pos.play_unchecked(m);
-        moves.push(best);
+        play_engine_move(&mut p, start, &mut moves, &mut pos, "go depth 6");
     }
     // The pawn promoted (or mate came first): more material than the starting pawn.
     let queens = pos.board().queens().count();

@@ -176,6 +176,24 @@ pub fn pv_is_legal(start: &Chess, pv: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// Asks `pivot` for a move in `start` after `moves` with `go` (say `go nodes 5000`), plays it
+/// on `pos` (the position those moves reach) and appends it to `moves`.
+pub fn play_engine_move(
+    pivot: &mut Pivot,
+    start: &str,
+    moves: &mut Vec<String>,
+    pos: &mut Chess,
+    go: &str,
+) {
+    pivot.send(&format!("position fen {start} moves {}", moves.join(" ")));
+    pivot.send(go);
+    let lines = pivot.read_until("bestmove");
+    let (best, _) = bestmove_of(lines.last().unwrap());
+    let m = best.parse::<UciMove>().unwrap().to_move(pos).unwrap();
+    pos.play_unchecked(m);
+    moves.push(best);
+}
+
 /// The `bestmove` line's move and optional ponder move.
 pub fn bestmove_of(line: &str) -> (String, Option<String>) {
     let best = field(line, "bestmove").expect("bestmove line").to_string();
