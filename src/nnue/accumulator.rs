@@ -1,5 +1,5 @@
 //! The hidden layer of both sides, built from a position or updated by a move.
-use shakmaty::{Chess, Color, Move, Piece, Position, Square};
+use shakmaty::{CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
 use super::{HIDDEN, Network, bucket, feature};
 
@@ -36,8 +36,20 @@ impl Accumulator {
     #[inline]
     pub fn after(&self, net: &Network, before: &Chess, m: &Move) -> Accumulator {
         let mut acc = *self;
+        acc.set_after(self, net, before, m);
+        acc
+    }
+
+    /// Sets these accumulators to `prev`'s after `m` is played in `before` (the position `prev`
+    /// holds), in one pass over each side's sums.
+    #[inline]
+    pub fn set_after(&mut self, prev: &Accumulator, net: &Network, before: &Chess, m: &Move) {
         let color = before.turn();
-        let piece = |role| Piece { color, role };
+        let ours = |role| Piece { color, role };
+        let theirs = |role| Piece {
+            color: !color,
+            role,
+        };
         match *m {
             Move::Normal {
                 role,
@@ -46,45 +58,85 @@ impl Accumulator {
                 to,
                 promotion,
             } => {
-                if let Some(victim) = capture {
-                    acc.remove(
-                        net,
-                        Piece {
-                            color: !color,
-                            role: victim,
-                        },
-                        to,
-                    );
+                let added = (ours(promotion.unwrap_or(role)), to);
+                let moved = (ours(role), from);
+                match capture {
+                    Some(victim) => {
+                        self.update(prev, net, &[added], &[moved, (theirs(victim), to)])
+                    }
+                    None => self.update(prev, net, &[added], &[moved]),
                 }
-                acc.remove(net, piece(role), from);
-                acc.add(net, piece(promotion.unwrap_or(role)), to);
             }
             Move::EnPassant { from, to } => {
-                let pawn = piece(shakmaty::Role::Pawn);
                 let victim_square = Square::from_coords(to.file(), from.rank());
-                acc.remove(
+                self.update(
+                    prev,
                     net,
-                    Piece {
-                        color: !color,
-                        role: shakmaty::Role::Pawn,
-                    },
-                    victim_square,
+                    &[(ours(Role::Pawn), to)],
+                    &[
+                        (ours(Role::Pawn), from),
+                        (theirs(Role::Pawn), victim_square),
+                    ],
                 );
-                acc.remove(net, pawn, from);
-                acc.add(net, pawn, to);
             }
             Move::Castle { king, rook } => {
-                let side = m
-                    .castling_side()
-                    .unwrap_or(shakmaty::CastlingSide::KingSide);
-                acc.remove(net, piece(shakmaty::Role::King), king);
-                acc.remove(net, piece(shakmaty::Role::Rook), rook);
-                acc.add(net, piece(shakmaty::Role::King), side.king_to(color));
-                acc.add(net, piece(shakmaty::Role::Rook), side.rook_to(color));
+                let side = m.castling_side().unwrap_or(CastlingSide::KingSide);
+                self.update(
+                    prev,
+                    net,
+                    &[
+                        (ours(Role::King), side.king_to(color)),
+                        (ours(Role::Rook), side.rook_to(color)),
+                    ],
+                    &[(ours(Role::King), king), (ours(Role::Rook), rook)],
+                );
             }
-            Move::Put { .. } => {}
+            Move::Put { .. } => *self = *prev,
         }
-        acc
+    }
+
+    /// Each side's sums of `prev` with the weight columns of the `added` pieces added and those
+    /// of the `removed` ones taken away (one or two of each).
+    #[inline]
+    fn update(
+        &mut self,
+        prev: &Accumulator,
+        net: &Network,
+        added: &[(Piece, Square)],
+        removed: &[(Piece, Square)],
+    ) {
+        for ((side, before), perspective) in self.sides.iter_mut().zip(&prev.sides).zip(Color::ALL)
+        {
+            let column = |&(piece, square): &(Piece, Square)| {
+                &net.hidden_weights[feature(perspective, piece, square)]
+            };
+            let (a0, r0) = (column(&added[0]), column(&removed[0]));
+            match (added.get(1).map(column), removed.get(1).map(column)) {
+                (None, None) => {
+                    for i in 0..HIDDEN {
+                        side[i] = before[i].wrapping_add(a0[i]).wrapping_sub(r0[i]);
+                    }
+                }
+                (None, Some(r1)) => {
+                    for i in 0..HIDDEN {
+                        side[i] = before[i]
+                            .wrapping_add(a0[i])
+                            .wrapping_sub(r0[i])
+                            .wrapping_sub(r1[i]);
+                    }
+                }
+                (Some(a1), r1) => {
+                    let r1 = r1.unwrap_or(&[0; HIDDEN]);
+                    for i in 0..HIDDEN {
+                        side[i] = before[i]
+                            .wrapping_add(a0[i])
+                            .wrapping_add(a1[i])
+                            .wrapping_sub(r0[i])
+                            .wrapping_sub(r1[i]);
+                    }
+                }
+            }
+        }
     }
 
     #[inline]
@@ -93,16 +145,6 @@ impl Accumulator {
             let column = &net.hidden_weights[feature(perspective, piece, square)];
             for (a, &w) in side.iter_mut().zip(column) {
                 *a = a.wrapping_add(w);
-            }
-        }
-    }
-
-    #[inline]
-    fn remove(&mut self, net: &Network, piece: Piece, square: Square) {
-        for (side, perspective) in self.sides.iter_mut().zip(Color::ALL) {
-            let column = &net.hidden_weights[feature(perspective, piece, square)];
-            for (a, &w) in side.iter_mut().zip(column) {
-                *a = a.wrapping_sub(w);
             }
         }
     }

@@ -3,7 +3,7 @@
 //! hidden biases (i16), each bucket's output weights (i16), each bucket's output bias (i32).
 //! Format 1 has one output layer and no bucket count; it is read as that layer in every bucket.
 
-use super::{BUCKETS, HIDDEN, INPUTS, Network};
+use super::{BUCKETS, HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, Network};
 
 const MAGIC: &[u8; 4] = b"PVNN";
 const VERSION: u32 = 2;
@@ -144,6 +144,15 @@ pub fn decode(bytes: &[u8]) -> Result<Network, String> {
             w.buckets
         ));
     }
+    if let Some(w) = w
+        .output_weights
+        .iter()
+        .find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT.unsigned_abs())
+    {
+        return Err(format!(
+            "an output weight of {w}; this build reads -{MAX_OUTPUT_WEIGHT} to {MAX_OUTPUT_WEIGHT}"
+        ));
+    }
     let mut hidden_weights = vec![[0i16; HIDDEN]; INPUTS];
     for (column, row) in hidden_weights
         .iter_mut()
@@ -242,7 +251,7 @@ mod tests {
         bytes[0] = b'X';
         assert!(decode(&bytes).err().unwrap().contains("PVNN"));
         let mut bytes = encode(network());
-        bytes[8] = 7;
+        bytes[8..12].copy_from_slice(&7u32.to_le_bytes());
         assert!(
             decode(&bytes)
                 .err()
@@ -258,5 +267,14 @@ mod tests {
         let mut bytes = encode(network());
         bytes[12] = 4;
         assert!(decode(&bytes).err().unwrap().contains("4 buckets has"));
+        let mut bytes = encode(network());
+        let first_output = 16 + 2 * (INPUTS * HIDDEN + HIDDEN);
+        bytes[first_output..first_output + 2].copy_from_slice(&200i16.to_le_bytes());
+        assert!(
+            decode(&bytes)
+                .err()
+                .unwrap()
+                .contains("output weight of 200")
+        );
     }
 }

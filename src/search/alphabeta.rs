@@ -588,7 +588,8 @@ impl Searcher {
     /// Sets the accumulators of the child reached by `m` from `pos`, the node at `ply`.
     #[inline]
     pub(super) fn push_accumulator(&mut self, ply: usize, pos: &Chess, m: &Move) {
-        self.accs[ply + 1] = self.accs[ply].after(nnue::network(), pos, m);
+        let (done, next) = self.accs.split_at_mut(ply + 1);
+        next[0].set_after(&done[ply], nnue::network(), pos, m);
     }
 }
 
