@@ -32,14 +32,6 @@ impl Accumulator {
         net.output(us, them, bucket(pos.board().occupied().count()))
     }
 
-    /// The accumulators after `m` is played in `before` (a legal move of it).
-    #[inline]
-    pub fn after(&self, net: &Network, before: &Chess, m: &Move) -> Accumulator {
-        let mut acc = *self;
-        acc.set_after(self, net, before, m);
-        acc
-    }
-
     /// Sets these accumulators to `prev`'s after `m` is played in `before` (the position `prev`
     /// holds), in one pass over each side's sums.
     #[inline]
@@ -111,6 +103,7 @@ impl Accumulator {
                 &net.hidden_weights[feature(perspective, piece, square)]
             };
             let (a0, r0) = (column(&added[0]), column(&removed[0]));
+            // One loop for each shape of move, so that each is a single vectorized pass.
             match (added.get(1).map(column), removed.get(1).map(column)) {
                 (None, None) => {
                     for i in 0..HIDDEN {
@@ -157,6 +150,13 @@ mod tests {
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
 
+    /// The accumulators after `m` is played in `before`, from `acc`, those of `before`.
+    fn after(acc: &Accumulator, net: &Network, before: &Chess, m: &Move) -> Accumulator {
+        let mut next = *acc;
+        next.set_after(acc, net, before, m);
+        next
+    }
+
     /// Along random-ish lines with captures, promotions, castling and en passant, the updated
     /// accumulators equal those built from scratch.
     #[test]
@@ -178,13 +178,13 @@ mod tests {
             for m in start.legal_moves() {
                 let mut child = start.clone();
                 child.play_unchecked(m);
-                let updated = acc.after(net, &start, &m);
+                let updated = after(&acc, net, &start, &m);
                 let rebuilt = Accumulator::from_position(net, &child);
                 assert!(updated.sides == rebuilt.sides, "{fen} {m}");
                 for m2 in child.legal_moves() {
                     let mut grandchild = child.clone();
                     grandchild.play_unchecked(m2);
-                    let updated2 = updated.after(net, &child, &m2);
+                    let updated2 = after(&updated, net, &child, &m2);
                     let rebuilt2 = Accumulator::from_position(net, &grandchild);
                     assert!(updated2.sides == rebuilt2.sides, "{fen} {m} {m2}");
                 }
