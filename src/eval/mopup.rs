@@ -5,7 +5,9 @@
 //! failed to mate and drew by the fifty-move rule; it rates them a couple of pawns up with no
 //! sense of direction. This score leads a shallow search to the mate and marks the ending as won.
 
-use shakmaty::{Board, Chess, Color, Position, Role, Square};
+use shakmaty::{Board, Chess, Color, Position, Square};
+
+use super::scale::pieces_value;
 
 /// The base score of a won bare-king ending, above `datagen`'s adjudication threshold.
 const WON: i32 = 2_000;
@@ -14,18 +16,11 @@ const EDGE: i32 = 40;
 /// Per step the kings are closer than the farthest possible (0 to 6).
 const CLOSE: i32 = 10;
 
-/// Material of one side's pieces in centipawns, pawns through queen.
+/// Material of one side's pieces and pawns in centipawns (pawn 100, knight and bishop 300, rook
+/// 500, queen 900).
 fn material(board: &Board, color: Color) -> i32 {
-    [
-        (Role::Pawn, 100),
-        (Role::Knight, 300),
-        (Role::Bishop, 300),
-        (Role::Rook, 500),
-        (Role::Queen, 900),
-    ]
-    .into_iter()
-    .map(|(role, v)| v * (board.by_color(color) & board.by_role(role)).count() as i32)
-    .sum()
+    let pawns = (board.by_color(color) & board.pawns()).count() as i32;
+    100 * (pieces_value(board, color) + pawns)
 }
 
 /// Manhattan distance of `sq` from the four centre squares.

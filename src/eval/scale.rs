@@ -5,7 +5,7 @@ use shakmaty::{Board, Color, Role};
 use super::SCALE_NORMAL;
 
 /// Non-pawn material of `color` in pawn units (knight and bishop 3, rook 5, queen 9).
-fn pieces_value(board: &Board, color: Color) -> i32 {
+pub(super) fn pieces_value(board: &Board, color: Color) -> i32 {
     let ours = board.by_color(color);
     [
         (Role::Knight, 3),
