@@ -11,6 +11,7 @@ pub mod options;
 pub mod out;
 pub mod perft;
 pub mod pvcheck;
+pub mod rescore;
 pub mod search;
 pub mod tb;
 pub mod tt;

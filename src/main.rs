@@ -1,4 +1,5 @@
-//! Command line: UCI by default, plus `bench`, `perft`, `pv-check`, `datagen` and `tune`.
+//! Command line: UCI by default, plus `bench`, `perft`, `pv-check`, `datagen`, `rescore`,
+//! `tune` and `train`.
 
 use std::fs::File;
 use std::path::PathBuf;
@@ -10,7 +11,7 @@ use pivot::engine::Engine;
 use pivot::game::Game;
 use pivot::nnue::{self, train};
 use pivot::uci::fmt::uci_move;
-use pivot::{bench, datagen, frontend, perft, pvcheck, tune};
+use pivot::{bench, datagen, frontend, perft, pvcheck, rescore, tune};
 
 /// Pivot, a UCI chess engine. With no subcommand it speaks UCI on stdin/stdout.
 #[derive(Parser)]
@@ -78,6 +79,26 @@ enum Cmd {
         /// Skip openings whose first search scores beyond this many centipawns.
         #[arg(long, default_value_t = 300)]
         max_opening_score: i32,
+    },
+    /// Search every position of `datagen` files again at a fixed node count and write them back
+    /// with the new scores (in input order; positions whose best move is no longer quiet are
+    /// left out), so `train` can learn from deeper searches than the games had.
+    Rescore {
+        /// Data files of `FEN | score | result` lines.
+        #[arg(required = true)]
+        data: Vec<PathBuf>,
+        /// Output file.
+        #[arg(long, short)]
+        out: PathBuf,
+        /// Nodes searched per position.
+        #[arg(long, default_value_t = 20000)]
+        nodes: u64,
+        /// Positions searched at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Hash table size in MB, per thread.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
     },
     /// Fit the evaluation weights to game results in `datagen` files and write them as Rust
     /// source (src/eval/weights.rs) to rebuild with.
@@ -240,6 +261,21 @@ fn main() {
             },
             book,
         ),
+        Some(Cmd::Rescore {
+            data,
+            out,
+            nodes,
+            threads,
+            hash,
+        }) => run_rescore(
+            &data,
+            &out,
+            &rescore::Settings {
+                nodes,
+                threads,
+                hash_mb: hash,
+            },
+        ),
         Some(Cmd::Tune {
             data,
             out,
@@ -362,6 +398,31 @@ fn run_datagen(out: PathBuf, mut settings: datagen::Settings, book: Option<PathB
             s.black_wins,
             s.draws,
             s.positions,
+            started.elapsed().as_secs()
+        ),
+        Err(e) => fail(format!("writing {}: {e}", out.display())),
+    }
+}
+
+fn run_rescore(data: &[PathBuf], out: &PathBuf, settings: &rescore::Settings) {
+    let mut text = String::new();
+    for path in data {
+        let part = std::fs::read_to_string(path)
+            .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", path.display())));
+        text.push_str(&part);
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    let file =
+        File::create(out).unwrap_or_else(|e| fail(format!("cannot create {}: {e}", out.display())));
+    let started = Instant::now();
+    match rescore::run(&text, settings, Box::new(file)) {
+        Ok(s) => println!(
+            "{} positions rescored, {} no longer quiet, {} invalid lines, in {} s",
+            s.kept,
+            s.noisy,
+            s.invalid,
             started.elapsed().as_secs()
         ),
         Err(e) => fail(format!("writing {}: {e}", out.display())),
