@@ -156,11 +156,21 @@ impl Heuristics {
             let (s, r, t) = counter_index(side.other(), p);
             self.counters[s][r][t]
         });
+        // Moves are compared in their 16-bit packing first (equal moves pack equally), and in
+        // full only when the packings agree.
+        let packed = |m: Option<Move>| m.map_or(PackedMove::NONE, PackedMove::pack);
+        let (follow_p, killer0_p, killer1_p, counter_p) = (
+            packed(follow),
+            packed(killers[0]),
+            packed(killers[1]),
+            packed(counter),
+        );
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
             let m = *m;
-            *score = if Some(m) == follow {
+            let p = PackedMove::pack(m);
+            *score = if p == follow_p && Some(m) == follow {
                 FOLLOW_PV
-            } else if tt_move.matches(m) {
+            } else if p == tt_move {
                 TT_MOVE
             } else if let Some(t) = tactical_score(m) {
                 if see_ge(pos, m, 0) {
@@ -168,11 +178,11 @@ impl Heuristics {
                 } else {
                     BAD_TACTICAL + t
                 }
-            } else if killers[0] == Some(m) {
+            } else if p == killer0_p && killers[0] == Some(m) {
                 FIRST_KILLER
-            } else if killers[1] == Some(m) {
+            } else if p == killer1_p && killers[1] == Some(m) {
                 SECOND_KILLER
-            } else if counter == Some(m) {
+            } else if p == counter_p && counter == Some(m) {
                 COUNTER_MOVE
             } else {
                 self.history(side, m)
