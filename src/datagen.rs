@@ -9,7 +9,7 @@ use shakmaty::{Color, Position};
 
 use crate::game::Game;
 use crate::search::score::{MATE_BOUND, TB_WIN};
-use crate::search::{Job, Limits, Report, SearchControl, Searcher, splitmix64};
+use crate::search::{SearchControl, Searcher, splitmix64};
 use crate::tt::TranspositionTable;
 
 /// How the games are played.
@@ -166,16 +166,7 @@ impl<'a> Player<'a> {
 
     /// The best move and score (side to move's view) of a search of `game`.
     fn search(&mut self, game: &Game) -> (Option<shakmaty::Move>, i32) {
-        let outcome = self.searcher.run(Job {
-            game: game.clone(),
-            limits: Limits {
-                nodes: Some(self.settings.nodes),
-                ..Limits::default()
-            },
-            tt: Arc::clone(&self.tt),
-            move_overhead_ms: 0,
-            report: Report::Silent,
-        });
+        let outcome = self.searcher.run_nodes(game, self.settings.nodes, &self.tt);
         (outcome.best, outcome.score)
     }
 

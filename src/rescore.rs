@@ -10,7 +10,7 @@ use shakmaty::{Color, Position};
 
 use crate::game::Game;
 use crate::search::score::{MATE_BOUND, TB_WIN};
-use crate::search::{Job, Limits, Report, SearchControl, Searcher};
+use crate::search::{SearchControl, Searcher};
 use crate::tt::TranspositionTable;
 
 /// How the positions are searched.
@@ -177,16 +177,9 @@ impl<'a> Scorer<'a> {
         if game.pos().is_game_over() {
             return None;
         }
-        let outcome = self.searcher.run(Job {
-            game: game.clone(),
-            limits: Limits {
-                nodes: Some(self.settings.nodes),
-                ..Limits::default()
-            },
-            tt: Arc::clone(&self.tt),
-            move_overhead_ms: 0,
-            report: Report::Silent,
-        });
+        let outcome = self
+            .searcher
+            .run_nodes(&game, self.settings.nodes, &self.tt);
         let pos = game.pos();
         let quiet = outcome
             .best

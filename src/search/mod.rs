@@ -320,6 +320,21 @@ impl Searcher {
         outcome
     }
 
+    /// A silent search of `game` to `nodes` nodes with `tt`, as `datagen` and `rescore` run
+    /// them.
+    pub fn run_nodes(&mut self, game: &Game, nodes: u64, tt: &Arc<TranspositionTable>) -> Outcome {
+        self.run(Job {
+            game: game.clone(),
+            limits: Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            },
+            tt: Arc::clone(tt),
+            move_overhead_ms: 0,
+            report: Report::Silent,
+        })
+    }
+
     fn search(&mut self, job: Job) -> Outcome {
         self.prepare(&job);
         let in_check = self.root.is_check();
