@@ -5,7 +5,7 @@ use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use shakmaty::{Color, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use crate::game::Game;
 use crate::search::score::{MATE_BOUND, TB_WIN};
@@ -218,13 +218,8 @@ impl<'a> Player<'a> {
             let (best, score) = self.search(&game);
             let best = best?;
             let pos = game.pos();
-            let white_score = if pos.turn() == Color::White {
-                score
-            } else {
-                -score
-            };
-            let quiet = !pos.is_check() && !best.is_capture() && !best.is_promotion();
-            if quiet && score.abs() < TB_WIN.min(MATE_BOUND) {
+            let white_score = white_view(pos, score);
+            if is_labelled(pos, best, score) {
                 records.push(Record {
                     fen: game.fen(),
                     score: white_score,
@@ -249,6 +244,36 @@ impl<'a> Player<'a> {
             }
             game.play(best);
         }
+    }
+}
+
+/// Whether a searched position goes into the data: out of check, a quiet best move (neither
+/// capture nor promotion) and a score that is no mate or tablebase win, so that the static
+/// evaluation can learn it. `score` is the side to move's.
+pub(crate) fn is_labelled(pos: &Chess, best: Move, score: i32) -> bool {
+    !pos.is_check()
+        && !best.is_capture()
+        && !best.is_promotion()
+        && score.abs() < TB_WIN.min(MATE_BOUND)
+}
+
+/// The side to move's `score` from White's point of view, as the data holds it.
+pub(crate) fn white_view(pos: &Chess, score: i32) -> i32 {
+    if pos.turn() == Color::White {
+        score
+    } else {
+        -score
+    }
+}
+
+/// A data line's result for White (`1.0`/`0.5`/`0.0`, or `1-0`/`1/2-1/2`/`0-1`); `None` for
+/// anything else.
+pub fn parse_result(text: &str) -> Option<f32> {
+    match text {
+        "1.0" | "1" | "1-0" => Some(1.0),
+        "0.5" | "1/2-1/2" => Some(0.5),
+        "0.0" | "0" | "0-1" => Some(0.0),
+        _ => None,
     }
 }
 

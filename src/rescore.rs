@@ -6,10 +6,10 @@ use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use shakmaty::{Color, Position};
+use shakmaty::Position;
 
+use crate::datagen::{is_labelled, parse_result, white_view};
 use crate::game::Game;
-use crate::search::score::{MATE_BOUND, TB_WIN};
 use crate::search::{SearchControl, Searcher};
 use crate::tt::TranspositionTable;
 
@@ -170,9 +170,7 @@ impl<'a> Scorer<'a> {
             return None;
         };
         score.parse::<i32>().ok()?;
-        if !matches!(result, "0" | "0.0" | "0.5" | "1" | "1.0") {
-            return None;
-        }
+        parse_result(result)?;
         let (game, _) = Game::from_fen(fen).ok()?;
         if game.pos().is_game_over() {
             return None;
@@ -181,19 +179,13 @@ impl<'a> Scorer<'a> {
             .searcher
             .run_nodes(&game, self.settings.nodes, &self.tt);
         let pos = game.pos();
-        let quiet = outcome
+        if !outcome
             .best
-            .is_some_and(|m| !m.is_capture() && !m.is_promotion())
-            && !pos.is_check()
-            && outcome.score.abs() < TB_WIN.min(MATE_BOUND);
-        if !quiet {
+            .is_some_and(|best| is_labelled(pos, best, outcome.score))
+        {
             return Some(None);
         }
-        let white = if pos.turn() == Color::White {
-            outcome.score
-        } else {
-            -outcome.score
-        };
+        let white = white_view(pos, outcome.score);
         Some(Some(format!("{fen} | {white} | {result}")))
     }
 }

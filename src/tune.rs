@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use shakmaty::{Chess, Position};
 
+use crate::datagen::parse_result;
 use crate::eval::layout::{GROUPS, S, WEIGHT_COUNT, is_fixed};
 use crate::eval::weights::WEIGHTS;
 use crate::eval::{FULL_PHASE, SCALE_NORMAL, Trace, trace};
@@ -35,14 +36,9 @@ pub fn load(text: &str, samples: &mut Vec<Sample>, skipped: &mut Skipped) {
             skipped.malformed += 1;
             continue;
         };
-        let result = match result {
-            "1.0" | "1" | "1-0" => 1.0,
-            "0.5" | "1/2-1/2" => 0.5,
-            "0.0" | "0" | "0-1" => 0.0,
-            _ => {
-                skipped.malformed += 1;
-                continue;
-            }
+        let Some(result) = parse_result(result).map(f64::from) else {
+            skipped.malformed += 1;
+            continue;
         };
         let Ok((game, _)) = Game::from_fen(fen) else {
             skipped.malformed += 1;

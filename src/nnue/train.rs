@@ -6,6 +6,7 @@ use shakmaty::{Color, Position};
 
 use super::file::Weights;
 use super::{BUCKETS, HIDDEN, INPUTS, Network, QA, QB, SCALE, bucket, feature};
+use crate::datagen::parse_result;
 use crate::game::Game;
 
 /// One position: where its features start in `Data::features`, how many, and its target (the
@@ -66,14 +67,9 @@ impl Data {
                 skipped.malformed += 1;
                 continue;
             };
-            let result: f32 = match result {
-                "1.0" | "1" | "1-0" => 1.0,
-                "0.5" | "1/2-1/2" => 0.5,
-                "0.0" | "0" | "0-1" => 0.0,
-                _ => {
-                    skipped.malformed += 1;
-                    continue;
-                }
+            let Some(result) = parse_result(result) else {
+                skipped.malformed += 1;
+                continue;
             };
             let (Ok(score), Ok((game, _))) = (score.parse::<i32>(), Game::from_fen(fen)) else {
                 skipped.malformed += 1;

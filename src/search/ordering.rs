@@ -156,8 +156,8 @@ impl Heuristics {
             let (s, r, t) = counter_index(side.other(), p);
             self.counters[s][r][t]
         });
-        // Moves are compared in their 16-bit packing first (equal moves pack equally), and in
-        // full only when the packings agree.
+        // Moves are compared in their 16-bit packing first (equal moves pack equally, and no
+        // move packs to NONE), and in full only when the packings agree.
         let packed = |m: Option<Move>| m.map_or(PackedMove::NONE, PackedMove::pack);
         let (follow_p, killer0_p, killer1_p, counter_p) = (
             packed(follow),
