@@ -133,8 +133,14 @@ impl Engine {
                 self.finish_search();
                 self.go(params);
             }
-            Command::Stop => self.control.stop.store(true, Ordering::Relaxed),
-            Command::PonderHit => self.control.pondering.store(false, Ordering::Relaxed),
+            Command::Stop => {
+                self.control.stop.store(true, Ordering::Relaxed);
+                self.wake_worker();
+            }
+            Command::PonderHit => {
+                self.control.pondering.store(false, Ordering::Relaxed);
+                self.wake_worker();
+            }
             Command::Quit => {
                 self.finish_search();
                 return Flow::Quit;
@@ -182,6 +188,7 @@ impl Engine {
             return;
         }
         self.control.stop.store(true, Ordering::Relaxed);
+        self.wake_worker();
         if self.finished.recv().is_err() {
             log::error!("the search thread ended unexpectedly; starting a new one");
             out::send(&fmt::error(
@@ -198,6 +205,13 @@ impl Engine {
         self.requests = None;
         if let Some(worker) = self.worker.take() {
             let _ = worker.join();
+        }
+    }
+
+    /// Wakes the search thread if it is holding a finished search's `bestmove` back.
+    fn wake_worker(&self) {
+        if let Some(worker) = &self.worker {
+            worker.thread().unpark();
         }
     }
 
@@ -334,9 +348,19 @@ impl Engine {
                 ))),
             }
         }
-        let (time, inc) = match pos.turn() {
-            Color::White => (params.wtime, params.winc),
-            Color::Black => (params.btime, params.binc),
+        let (time, inc, time_name) = match pos.turn() {
+            Color::White => (params.wtime, params.winc, "wtime"),
+            Color::Black => (params.btime, params.binc, "btime"),
+        };
+        // A clock for the other side only: the GUI runs a clock we were not told about, so
+        // the safe reading is an empty one (a move at once), never an endless search.
+        let time = if time.is_none() && (params.wtime.is_some() || params.btime.is_some()) {
+            out::send(&fmt::warning(&format!(
+                "go: no '{time_name}' for the side to move; moving at once"
+            )));
+            Some(0)
+        } else {
+            time
         };
         let clock = time.map(|time_ms| Clock {
             time_ms,
@@ -462,9 +486,11 @@ fn spawn_worker(control: Arc<SearchControl>) -> (Sender<Request>, Receiver<()>, 
                     Request::Go(job) => {
                         let castling = job.game.castling();
                         let outcome = pool.run(*job);
-                        // Under `go infinite` / `go ponder` the answer waits for stop/ponderhit.
+                        // Under `go infinite` / `go ponder` the answer waits for stop or
+                        // ponderhit; the front end unparks this thread when one arrives (the
+                        // timeout only guards against a wake-up lost to a restarted thread).
                         while control.must_wait() {
-                            thread::sleep(Duration::from_millis(1));
+                            thread::park_timeout(Duration::from_millis(50));
                         }
                         out::send(&fmt::bestmove(outcome.best, outcome.ponder, castling));
                         if done.send(()).is_err() {

@@ -202,6 +202,89 @@ fn go_ponder_waits_for_ponderhit() {
     assert_eq!(lines.last().unwrap(), "bestmove d1d8");
 }
 
+/// Every kind of clock a GUI can send, with the Move Overhead set beside it.
+const CLOCKS: [(u64, &str); 11] = [
+    (30, "wtime 60000 btime 60000"),
+    (100, "wtime 1000 btime 1000 winc 1000 binc 1000"),
+    (100, "wtime 50 btime 50 winc 2000 binc 2000"),
+    (30, "wtime 20000 btime 20000 movestogo 40"),
+    (30, "wtime 1000 btime 1000 movestogo 1"),
+    (0, "movetime 200"),
+    (30, "wtime 3000 btime 3000"),
+    (1000, "wtime 500 btime 500 winc 100 binc 100"),
+    (5000, "wtime 4000 btime 9000"),
+    (0, "wtime 0 btime 0"),
+    (
+        5000,
+        "wtime 3600000 btime 3600000 winc 10000 binc 10000 movestogo 40",
+    ),
+];
+
+#[test]
+fn every_kind_of_clock_gives_a_legal_bestmove_that_agrees_with_the_pv() {
+    let mut p = Pivot::start();
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    for (overhead, clock) in CLOCKS {
+        // The long clocks would think for minutes: stopping them is part of the protocol too.
+        p.send(&format!("setoption name Move Overhead value {overhead}"));
+        p.send(&format!("position fen {fen}"));
+        p.send(&format!("go {clock}"));
+        if clock.contains("3600000") || clock.contains("60000 ") {
+            p.send("stop");
+        }
+        let lines = p.read_until("bestmove");
+        let (best, _) = bestmove_of(lines.last().unwrap());
+        pv_is_legal(&position(fen), std::slice::from_ref(&best))
+            .unwrap_or_else(|e| panic!("{clock}: {e}"));
+        assert_eq!(
+            best,
+            pv_of(last_pv_line(&lines).unwrap())[0],
+            "{clock}: {lines:?}"
+        );
+        assert!(
+            lines.iter().all(|l| !l.contains("error")),
+            "{clock}: {lines:?}"
+        );
+    }
+}
+
+#[test]
+fn ponderhit_under_every_kind_of_clock_gives_one_bestmove() {
+    let mut p = Pivot::start();
+    p.send("setoption name Ponder value true");
+    for (overhead, clock) in CLOCKS {
+        p.send(&format!("setoption name Move Overhead value {overhead}"));
+        p.send("position startpos moves e2e4 e7e5 g1f3");
+        p.send(&format!("go ponder {clock}"));
+        let early = p.sync();
+        assert_eq!(bestmoves(&early), 0, "{clock}: {early:?}");
+        p.send("ponderhit");
+        if clock.contains("3600000") || clock.contains("60000 ") {
+            p.send("stop");
+        }
+        let lines = p.read_until("bestmove");
+        let (best, ponder) = bestmove_of(lines.last().unwrap());
+        let pv = pv_of(last_pv_line(&lines).unwrap());
+        assert_eq!(best, pv[0], "{clock}: {lines:?}");
+        assert_eq!(ponder.as_deref(), pv.get(1).map(String::as_str), "{clock}");
+        assert_eq!(bestmoves(&p.sync()), 0, "{clock}: a second bestmove");
+    }
+}
+
+#[test]
+fn a_clock_for_the_other_side_only_gives_a_warning_and_a_move() {
+    let mut p = Pivot::start();
+    p.send("position startpos");
+    p.send("go btime 5000 binc 100");
+    let lines = p.read_until("bestmove");
+    assert_eq!(
+        lines[0],
+        "info string warning: go: no 'wtime' for the side to move; moving at once"
+    );
+    let (best, _) = bestmove_of(lines.last().unwrap());
+    pv_is_legal(&Default::default(), &[best]).unwrap();
+}
+
 #[test]
 fn a_burst_of_go_and_stop_gives_exactly_one_bestmove_per_go() {
     let mut p = Pivot::start();

@@ -24,6 +24,8 @@ pub struct TimeLimits {
 
 /// Moves we assume remain when the GUI does not say (sudden death or increment).
 const DEFAULT_MOVES_TO_GO: u64 = 25;
+/// Future moves whose overhead is held back from the clock (repeating controls).
+const RESERVED_MOVES: u64 = 10;
 /// `go movetime` is cut this much short so the reply arrives within the allotted time.
 const MOVETIME_MARGIN_MS: u64 = 1;
 
@@ -33,21 +35,38 @@ pub fn for_movetime(movetime_ms: u64) -> TimeLimits {
     TimeLimits { soft: t, hard: t }
 }
 
-/// Limits for a game clock. `overhead_ms` (the Move Overhead option) is kept in reserve for
-/// the GUI and the operating system, once per move still to play before the next time control.
+/// Limits for a game clock.
+///
+/// `overhead_ms` (the Move Overhead option) is what the GUI, the operating system or a network
+/// takes from the clock on each move beyond the engine's own thinking. It comes off the time
+/// left at once; for the moves still to play before the next control it is reserved only as far
+/// as the increment does not pay it back (at most ten moves' worth and half the clock), so an
+/// increment game never starves while a repeating control without increment still reaches its
+/// control.
+///
+/// The soft limit plans an even share of the usable time over the moves to go plus most of the
+/// increment, but never more than half of the usable time; the hard limit allows up to four times
+/// the soft limit, never more than three quarters of the usable time. Both limits are at least
+/// 1 ms while the clock holds more than the overhead, never more than the clock less the
+/// overhead, and grow with the time left and with the increment.
 pub fn for_clock(clock: Clock, overhead_ms: u64) -> TimeLimits {
     let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50);
-    let left = clock.time_ms.saturating_sub(overhead_ms);
-    // Never plan on more than the time left minus a reserve for the remaining moves.
     // Saturating throughout: a GUI may send any clock value up to u64::MAX.
-    let reserve = overhead_ms.min(left / 2) * (mtg - 1).min(10);
-    let usable = left.saturating_sub(reserve);
-    let share = (usable / mtg).saturating_add(clock.inc_ms.saturating_mul(3) / 4);
-    let soft = share.min(usable / 2);
-    let hard = soft
-        .saturating_mul(4)
-        .min(usable.saturating_mul(3) / 4)
-        .max(soft);
+    let left = clock.time_ms.saturating_sub(overhead_ms);
+    if left == 0 {
+        return TimeLimits {
+            soft: Duration::ZERO,
+            hard: Duration::ZERO,
+        };
+    }
+    let unpaid_overhead = overhead_ms.saturating_sub(clock.inc_ms);
+    let reserve = unpaid_overhead
+        .saturating_mul((mtg - 1).min(RESERVED_MOVES))
+        .min(left / 2);
+    let usable = left - reserve;
+    let share = (usable / mtg).saturating_add(clock.inc_ms / 4 * 3);
+    let soft = share.min(usable / 2).max(1);
+    let hard = soft.saturating_mul(4).min(usable / 4 * 3).max(soft);
     TimeLimits {
         soft: Duration::from_millis(soft),
         hard: Duration::from_millis(hard),
@@ -86,6 +105,180 @@ mod tests {
 
     fn ms(d: Duration) -> u64 {
         d.as_millis() as u64
+    }
+
+    /// Clock values from bullet to classical, as a GUI may send them.
+    const TIMES: [u64; 16] = [
+        10, 20, 50, 100, 200, 500, 1_000, 2_000, 3_000, 5_000, 10_000, 30_000, 60_000, 300_000,
+        1_800_000, 3_600_000,
+    ];
+    const INCREMENTS: [u64; 10] = [0, 10, 20, 50, 100, 500, 1_000, 2_000, 5_000, 10_000];
+    const MOVES_TO_GO: [Option<u64>; 8] = [
+        None,
+        Some(1),
+        Some(2),
+        Some(5),
+        Some(10),
+        Some(20),
+        Some(30),
+        Some(40),
+    ];
+    const OVERHEADS: [u64; 7] = [0, 10, 30, 100, 300, 1_000, 5_000];
+
+    fn limits(time_ms: u64, inc_ms: u64, movestogo: Option<u64>, overhead: u64) -> (u64, u64) {
+        let t = for_clock(
+            Clock {
+                time_ms,
+                inc_ms,
+                movestogo,
+            },
+            overhead,
+        );
+        (ms(t.soft), ms(t.hard))
+    }
+
+    /// Every clock of the grid, with its limits.
+    fn grid() -> impl Iterator<Item = (u64, u64, Option<u64>, u64, u64, u64)> {
+        TIMES.into_iter().flat_map(|time| {
+            INCREMENTS.into_iter().flat_map(move |inc| {
+                MOVES_TO_GO.into_iter().flat_map(move |mtg| {
+                    OVERHEADS.into_iter().map(move |o| {
+                        let (soft, hard) = limits(time, inc, mtg, o);
+                        (time, inc, mtg, o, soft, hard)
+                    })
+                })
+            })
+        })
+    }
+
+    #[test]
+    fn the_hard_limit_never_exceeds_the_clock_less_the_overhead() {
+        for (time, inc, mtg, o, soft, hard) in grid() {
+            let case = format!("time {time} inc {inc} movestogo {mtg:?} overhead {o}");
+            assert!(hard <= time.saturating_sub(o), "{case}: hard {hard}");
+            assert!(soft <= hard, "{case}: soft {soft} hard {hard}");
+        }
+    }
+
+    #[test]
+    fn with_room_on_the_clock_at_least_half_the_increment_is_spent() {
+        for (time, inc, mtg, o, soft, _) in grid() {
+            if inc > 0 && time >= 2 * (inc + o) {
+                let case = format!("time {time} inc {inc} movestogo {mtg:?} overhead {o}");
+                assert!(soft >= inc / 2, "{case}: soft {soft}");
+            }
+        }
+    }
+
+    #[test]
+    fn no_limit_is_zero_while_the_clock_holds_more_than_the_overhead() {
+        for (time, inc, mtg, o, soft, hard) in grid() {
+            let case = format!("time {time} inc {inc} movestogo {mtg:?} overhead {o}");
+            if time > o {
+                assert!(soft >= 1 && hard >= 1, "{case}: soft {soft} hard {hard}");
+            } else {
+                assert_eq!((soft, hard), (0, 0), "{case}");
+            }
+        }
+    }
+
+    #[test]
+    fn limits_grow_with_the_time_left_and_with_the_increment() {
+        for mtg in MOVES_TO_GO {
+            for o in OVERHEADS {
+                for inc in INCREMENTS {
+                    for pair in TIMES.windows(2) {
+                        let (less, more) =
+                            (limits(pair[0], inc, mtg, o), limits(pair[1], inc, mtg, o));
+                        let case =
+                            format!("time {pair:?} inc {inc} movestogo {mtg:?} overhead {o}");
+                        assert!(
+                            less.0 <= more.0 && less.1 <= more.1,
+                            "{case}: {less:?} {more:?}"
+                        );
+                    }
+                }
+                for time in TIMES {
+                    for pair in INCREMENTS.windows(2) {
+                        let (less, more) =
+                            (limits(time, pair[0], mtg, o), limits(time, pair[1], mtg, o));
+                        let case =
+                            format!("time {time} inc {pair:?} movestogo {mtg:?} overhead {o}");
+                        assert!(
+                            less.0 <= more.0 && less.1 <= more.1,
+                            "{case}: {less:?} {more:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Plays `moves` moves on one side's clock, each taking the soft limit (or the hard one)
+    /// plus `lag` ms, and returns the thinking time of each move; `None` if the flag fell.
+    fn play(
+        start_ms: u64,
+        inc_ms: u64,
+        control: Option<u64>,
+        overhead: u64,
+        lag: u64,
+        moves: u64,
+        worst_case: bool,
+    ) -> Option<Vec<u64>> {
+        let mut time = start_ms;
+        let mut spent = Vec::new();
+        for played in 0..moves {
+            let movestogo = control.map(|c| c - played % c);
+            let (soft, hard) = limits(time, inc_ms, movestogo, overhead);
+            let think = if worst_case { hard } else { soft };
+            time = time.checked_sub(think + lag)?;
+            time += inc_ms;
+            if movestogo == Some(1) {
+                time += start_ms;
+            }
+            spent.push(think);
+        }
+        Some(spent)
+    }
+
+    #[test]
+    fn bullet_with_increment_spends_the_increment_for_the_whole_game() {
+        // 1+1, 2+1, 3+2 and 0.5+0.5 with the overheads lichess-bot users set.
+        for (start, inc) in [
+            (60_000, 1_000),
+            (120_000, 1_000),
+            (180_000, 2_000),
+            (500, 500),
+            (1_000, 1_000),
+        ] {
+            for overhead in [0, 30, 100, 300] {
+                let case = format!("{start}+{inc} overhead {overhead}");
+                // What a move can spend for good is the increment less the overhead; a clock
+                // that starts below two increments (0.5+0.5) fills up within a move.
+                let floor = (inc - overhead.min(inc)) / 2;
+                let spent = play(start, inc, None, overhead, overhead, 300, false).expect(&case);
+                assert!(spent[1..].iter().all(|&t| t >= floor), "{case}: {spent:?}");
+                let spent = play(start, inc, None, overhead, overhead, 300, true).expect(&case);
+                assert!(
+                    spent[1..].iter().all(|&t| t >= floor),
+                    "{case} (hard): {spent:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn repeating_controls_reach_each_control_with_time_to_spare() {
+        // 40/20s, 40/2min, 1 move per second and 10 moves per 5 s, over several controls.
+        for (moves, start) in [(40, 20_000), (40, 120_000), (1, 1_000), (10, 5_000)] {
+            for overhead in [0, 30, 100] {
+                let case = format!("{moves}/{start} overhead {overhead}");
+                let spent =
+                    play(start, 0, Some(moves), overhead, overhead, 200, false).expect(&case);
+                assert!(spent.iter().all(|&t| t > 0), "{case}: {spent:?}");
+                play(start, 0, Some(moves), overhead, 0, 200, true).expect(&case);
+            }
+        }
     }
 
     #[test]
