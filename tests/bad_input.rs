@@ -299,6 +299,20 @@ fn row_unknown_option() {
 }
 
 #[test]
+fn row_a_clock_for_the_other_side_only() {
+    let mut p = Pivot::start();
+    p.send("position startpos");
+    p.send("go btime 5000 binc 100");
+    let lines = p.read_until("bestmove");
+    assert_eq!(
+        lines[0],
+        "info string warning: go: no 'wtime' for the side to move; moving at once"
+    );
+    let (best, _) = bestmove_of(lines.last().unwrap());
+    pv_is_legal(&position(START_FEN), &[best]).unwrap();
+}
+
+#[test]
 fn row_negative_times_count_as_zero() {
     let mut p = Pivot::start();
     p.send("go wtime -100 btime -100 winc -5 binc -5");

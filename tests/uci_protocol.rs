@@ -272,20 +272,6 @@ fn ponderhit_under_every_kind_of_clock_gives_one_bestmove() {
 }
 
 #[test]
-fn a_clock_for_the_other_side_only_gives_a_warning_and_a_move() {
-    let mut p = Pivot::start();
-    p.send("position startpos");
-    p.send("go btime 5000 binc 100");
-    let lines = p.read_until("bestmove");
-    assert_eq!(
-        lines[0],
-        "info string warning: go: no 'wtime' for the side to move; moving at once"
-    );
-    let (best, _) = bestmove_of(lines.last().unwrap());
-    pv_is_legal(&Default::default(), &[best]).unwrap();
-}
-
-#[test]
 fn a_burst_of_go_and_stop_gives_exactly_one_bestmove_per_go() {
     let mut p = Pivot::start();
     p.send("position startpos moves e2e4");
