@@ -220,16 +220,20 @@ const CLOCKS: [(u64, &str); 11] = [
     ),
 ];
 
+/// The long clocks of [`CLOCKS`] would think for minutes: the tests stop them.
+fn thinks_for_minutes(clock: &str) -> bool {
+    clock.contains("3600000") || clock.contains("60000 ")
+}
+
 #[test]
 fn every_kind_of_clock_gives_a_legal_bestmove_that_agrees_with_the_pv() {
     let mut p = Pivot::start();
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
     for (overhead, clock) in CLOCKS {
-        // The long clocks would think for minutes: stopping them is part of the protocol too.
         p.send(&format!("setoption name Move Overhead value {overhead}"));
         p.send(&format!("position fen {fen}"));
         p.send(&format!("go {clock}"));
-        if clock.contains("3600000") || clock.contains("60000 ") {
+        if thinks_for_minutes(clock) {
             p.send("stop");
         }
         let lines = p.read_until("bestmove");
@@ -259,7 +263,7 @@ fn ponderhit_under_every_kind_of_clock_gives_one_bestmove() {
         let early = p.sync();
         assert_eq!(bestmoves(&early), 0, "{clock}: {early:?}");
         p.send("ponderhit");
-        if clock.contains("3600000") || clock.contains("60000 ") {
+        if thinks_for_minutes(clock) {
             p.send("stop");
         }
         let lines = p.read_until("bestmove");
