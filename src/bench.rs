@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::game::Game;
-use crate::search::{Job, Limits, Report, SearchControl, Searcher};
+use crate::search::{Job, Limits, SearchControl, Searcher, Silent};
 use crate::tt::TranspositionTable;
 
 /// Depth used when none is given.
@@ -89,7 +89,7 @@ pub fn run(depth: u32, follow_pv: bool) -> BenchResult {
         let (game, _) = Game::from_fen(fen).expect("bench positions are valid");
         tt.clear();
         searcher.clear();
-        let outcome = searcher.run(Job {
+        let job = Job {
             game,
             limits: Limits {
                 depth: Some(depth),
@@ -97,8 +97,8 @@ pub fn run(depth: u32, follow_pv: bool) -> BenchResult {
             },
             tt: Arc::clone(&tt),
             move_overhead_ms: 0,
-            report: Report::Silent,
-        });
+        };
+        let outcome = searcher.run(job, &mut Silent);
         nodes += outcome.nodes;
     }
     BenchResult {

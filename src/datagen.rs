@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::game::Game;
-use crate::search::score::{MATE_BOUND, TB_WIN};
+use crate::score::{MATE_BOUND, TB_WIN};
 use crate::search::{SearchControl, Searcher, splitmix64};
 use crate::tt::TranspositionTable;
 

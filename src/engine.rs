@@ -19,14 +19,16 @@ use crate::out;
 use crate::perft;
 use crate::search::threads::SearchPool;
 use crate::search::time::Clock;
-use crate::search::{Job, Limits, Report, SearchControl};
+use crate::search::{Job, Limits, Reporter, SearchControl};
 use crate::tb::{Tablebases, TbSettings};
 use crate::tt::TranspositionTable;
+use crate::uci::report::UciReport;
 use crate::uci::{Command, GoParams, fmt, parse};
 
 /// What the search thread is asked to do.
 enum Request {
-    Go(Box<Job>),
+    /// A search, and where its reports go.
+    Go(Box<Job>, Box<dyn Reporter + Send>),
     NewGame,
     Threads(usize),
 }
@@ -377,7 +379,6 @@ impl Engine {
             ponder: params.ponder,
             searchmoves,
             multipv: self.multipv,
-            show_wdl: self.show_wdl,
             tb: self.tb.clone(),
             tb_settings: self.tb_settings,
         };
@@ -396,9 +397,9 @@ impl Engine {
             limits,
             tt: Arc::clone(&self.tt),
             move_overhead_ms: self.move_overhead_ms,
-            report: Report::Uci,
         };
-        self.send_request(Request::Go(Box::new(job)));
+        let report = UciReport::new(self.game.pos(), self.game.castling(), self.show_wdl);
+        self.send_request(Request::Go(Box::new(job), Box::new(report)));
         self.searching = true;
     }
 
@@ -483,16 +484,15 @@ fn spawn_worker(control: Arc<SearchControl>) -> (Sender<Request>, Receiver<()>, 
             let mut pool = SearchPool::new(Arc::clone(&control));
             for request in inbox {
                 match request {
-                    Request::Go(job) => {
-                        let castling = job.game.castling();
-                        let outcome = pool.run(*job);
+                    Request::Go(job, mut report) => {
+                        let outcome = pool.run(*job, report.as_mut());
                         // Under `go infinite` / `go ponder` the answer waits for stop or
                         // ponderhit; the front end unparks this thread when one arrives (the
                         // timeout only guards against a wake-up lost to a restarted thread).
                         while control.must_wait() {
                             thread::park_timeout(Duration::from_millis(50));
                         }
-                        out::send(&fmt::bestmove(outcome.best, outcome.ponder, castling));
+                        report.best_move(outcome.best, outcome.ponder);
                         if done.send(()).is_err() {
                             break;
                         }

@@ -12,6 +12,7 @@ pub mod out;
 pub mod perft;
 pub mod pvcheck;
 pub mod rescore;
+pub mod score;
 pub mod search;
 pub mod tb;
 pub mod tt;

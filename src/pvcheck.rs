@@ -7,8 +7,8 @@ use shakmaty::{CastlingMode, Move, Position};
 
 use crate::eval::evaluate;
 use crate::game::{Game, repeats};
-use crate::search::score::{DRAW, mate_in_moves};
-use crate::search::{Job, Limits, PvLine, Report, SearchControl, Searcher};
+use crate::score::{DRAW, mate_in_moves};
+use crate::search::{Collect, Job, Limits, PvLine, SearchControl, Searcher};
 use crate::tt::TranspositionTable;
 use crate::uci::fmt::uci_move;
 
@@ -241,14 +241,15 @@ pub fn search_lines(
             ..Limits::default()
         },
     };
-    searcher.run(Job {
+    let mut collect = Collect::default();
+    let job = Job {
         game: root.clone(),
         limits,
         tt: Arc::clone(tt),
         move_overhead_ms: 0,
-        report: Report::Collect,
-    });
-    searcher.lines().to_vec()
+    };
+    searcher.run(job, &mut collect);
+    collect.lines
 }
 
 /// Audits every position of an EPD text (lines starting with `#` are skipped).

@@ -6,7 +6,7 @@ use std::fmt;
 use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::{AmbiguousWdl, Tablebase, Wdl};
 
-use crate::search::score::TB_WIN;
+use crate::score::TB_WIN;
 
 /// The tables found under `SyzygyPath`.
 pub struct Tablebases {

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use common::{Pivot, field, last_pv_line, position, pv_is_legal, pv_of};
 use pivot::game::Game;
-use pivot::search::pv::MAX_PLY;
-use pivot::search::{Job, Limits, Outcome, PvLine, Report, SearchControl, Searcher};
+use pivot::score::MAX_PLY;
+use pivot::search::{Collect, Job, Limits, Outcome, PvLine, SearchControl, Searcher};
 use pivot::tt::TranspositionTable;
 use shakmaty::Position;
 
@@ -19,14 +19,15 @@ fn search(fen: &str, limits: Limits) -> (Outcome, Vec<PvLine>) {
     let (game, _) = Game::from_fen(fen).unwrap();
     let tt = Arc::new(TranspositionTable::new(16).unwrap());
     let mut searcher = Searcher::new(Arc::new(SearchControl::default()));
-    let outcome = searcher.run(Job {
+    let mut collect = Collect::default();
+    let job = Job {
         game,
         limits,
         tt,
         move_overhead_ms: 0,
-        report: Report::Collect,
-    });
-    (outcome, searcher.lines().to_vec())
+    };
+    let outcome = searcher.run(job, &mut collect);
+    (outcome, collect.lines)
 }
 
 fn assert_lines_hold(fen: &str, outcome: &Outcome, lines: &[PvLine]) {

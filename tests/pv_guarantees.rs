@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use pivot::game::Game;
 use pivot::pvcheck::{Audit, Budget, parse_epd_position, search_lines};
-use pivot::search::score::mate_in_moves;
+use pivot::score::mate_in_moves;
 use pivot::search::{PvLine, SearchControl, Searcher};
 use pivot::tt::TranspositionTable;
 

@@ -92,6 +92,6 @@ mod tests {
         let far = score("k7/8/8/8/8/8/8/1R5K w - - 0 1").unwrap();
         let near = score("k7/8/1K6/8/8/8/8/1R6 w - - 0 1").unwrap();
         assert!(far < near, "{far} {near}");
-        assert!(corner < crate::search::score::TB_WIN);
+        assert!(corner < crate::score::TB_WIN);
     }
 }

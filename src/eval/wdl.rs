@@ -2,7 +2,7 @@
 //! (`UCI_ShowWDL`).
 //!
 //! With `s` the score in centipawns for the side to move and `m` the phase (0 with only kings
-//! and pawns, 24 with every piece; see [`super::phase`]):
+//! and pawns, 24 with every piece; see [`phase`]):
 //!
 //! ```text
 //! win  = 1 / (1 + exp((a(m) - s) / b(m)))      a(m) = A0 + A1 m / 24
@@ -13,13 +13,20 @@
 //! The parameters were fitted by maximum likelihood with `scripts/fit_wdl.py` on Pivot's own
 //! games (see that script for how samples are taken); the fit is described in the README.
 
-use crate::search::score::{MATE_BOUND, mate_in_moves};
+use shakmaty::Chess;
+
+use crate::score::{MATE_BOUND, mate_in_moves};
 
 const A0: f64 = FIT[0];
 const A1: f64 = FIT[1];
 const B0: f64 = FIT[2];
 const B1: f64 = FIT[3];
 const FIT: [f64; 4] = [246.6, -208.1, 145.0, -83.0];
+
+/// The game phase the model reads (see `eval::phase`).
+pub fn phase(pos: &Chess) -> i32 {
+    super::phase(pos)
+}
 
 /// `(win, draw, loss)` per mille for `score` (side to move) at `phase` (0 to 24); the three
 /// add up to 1000. Mate scores are certain results.
@@ -44,7 +51,7 @@ pub fn wdl(score: i32, phase: i32) -> (u32, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::score::MATE;
+    use crate::score::MATE;
 
     #[test]
     fn sums_to_a_thousand_and_is_symmetric() {

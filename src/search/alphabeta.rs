@@ -10,23 +10,27 @@ use super::params::{
     QUIET_SEE_MARGIN, RFP_MARGIN, RFP_MAX_DEPTH, SEE_PRUNE_MARGIN, SEE_PRUNE_MAX_DEPTH,
     SINGULAR_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_GAP,
 };
-use super::pv::MAX_PLY;
-use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, NO_EVAL, TB_WIN};
 use super::see::see_ge;
-use super::{CURRMOVE_AFTER, Report, Searcher};
+use super::{CURRMOVE_AFTER, Reporter, Searcher};
 use crate::game::{key_after, key_of, repeats};
 use crate::nnue::{self, Accumulator};
-use crate::out;
+use crate::score::MAX_PLY;
+use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, NO_EVAL, TB_WIN};
 use crate::tb;
 use crate::tt::{Bound, PackedMove, TtEntry, score_from_tt, score_to_tt};
-use crate::uci::fmt;
 
 impl Searcher {
     /// Searches every root move at `depth` within (alpha, beta). The first move gets the full
     /// window, the rest a null window with a re-search when they beat alpha. Whenever the root
     /// PV changes (a new best move, or a new line for the first move) an `info` line goes out
     /// at once.
-    pub(super) fn search_root(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+    pub(super) fn search_root(
+        &mut self,
+        report: &mut dyn Reporter,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.pv.clear_row(0);
         self.root_best = -INFINITY;
         self.root_depth = depth;
@@ -49,8 +53,8 @@ impl Searcher {
         let mut best = -INFINITY;
         for i in first..self.root_moves.len() {
             let m = self.root_moves[i].mv;
-            if self.report == Report::Uci && self.elapsed() >= CURRMOVE_AFTER {
-                out::send(&fmt::currmove(depth, m, i + 1, self.castling));
+            if self.elapsed() >= CURRMOVE_AFTER {
+                report.current_move(depth, m, i + 1);
             }
             let mut child = root.clone();
             child.play_unchecked(m);
@@ -94,7 +98,7 @@ impl Searcher {
                 // (MultiPV lines go out together once the depth is complete.)
                 if self.multipv == 1 && (i > 0 || self.pv.row(0) != self.last.pv.as_slice()) {
                     let line: Vec<Move> = self.pv.row(0).to_vec();
-                    self.send_info(depth, score, None, &line);
+                    self.send_info(report, depth, score, None, &line);
                 }
             }
         }

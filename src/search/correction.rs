@@ -3,7 +3,7 @@
 
 use shakmaty::{Chess, Color, Position};
 
-use super::score::MATE_BOUND;
+use crate::score::MATE_BOUND;
 
 /// Slots per side (a power of two).
 const SLOTS: usize = 16_384;

@@ -1,9 +1,9 @@
-//! Iterative deepening with aspiration windows, the search limits, and `info` reporting.
+//! Iterative deepening with aspiration windows, the search limits, and what is reported.
 //!
 //! A [`Searcher`] lives on the search thread and keeps its heuristics between searches. Each
-//! `go` becomes a [`Job`]; [`Searcher::run`] deepens until a limit is reached and returns the
-//! first two moves of the last principal variation it printed, so `bestmove` always agrees
-//! with what the GUI was shown.
+//! `go` becomes a [`Job`]; [`Searcher::run`] deepens until a limit is reached, telling the
+//! caller's [`Reporter`] each principal variation, and returns the first two moves of the last
+//! one it reported, so the best move always agrees with what the GUI was shown.
 
 mod alphabeta;
 mod correction;
@@ -11,7 +11,7 @@ pub mod ordering;
 pub mod params;
 pub mod pv;
 mod qsearch;
-pub mod score;
+pub mod report;
 pub mod see;
 pub mod threads;
 pub mod time;
@@ -20,21 +20,20 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{Chess, Move, Position};
 
-use crate::eval::{evaluate, wdl};
+use crate::eval::evaluate;
 use crate::game::Game;
 use crate::nnue::{self, Accumulator};
-use crate::out;
+use crate::score::{self, DRAW, INFINITY, MATE, MAX_PLY, is_mate};
 use crate::tb::{Tablebases, TbSettings};
 use crate::tt::{Bound, PackedMove, TranspositionTable};
-use crate::uci::fmt;
 use correction::CorrectionHistory;
 pub(crate) use correction::splitmix64;
 use ordering::{Heuristics, MAX_MOVES, pick_next};
 use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, LMR_BASE, LMR_DIVISOR};
-use pv::{MAX_PLY, PvTable};
-use score::{DRAW, INFINITY, MATE, is_mate};
+use pv::PvTable;
+pub use report::{Collect, PvLine, PvReport, Reporter, Silent};
 use time::{Clock, Progress, TimeLimits};
 
 /// `currmove` lines are sent only after this much thinking.
@@ -83,8 +82,6 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
     /// How many best root moves to report, each with its own line (`MultiPV`; 0 counts as 1).
     pub multipv: usize,
-    /// Add `wdl w d l` to each `info` line (`UCI_ShowWDL`).
-    pub show_wdl: bool,
     /// Syzygy tables, if loaded, and how to use them.
     pub tb: Option<Arc<Tablebases>>,
     pub tb_settings: TbSettings,
@@ -96,29 +93,6 @@ pub struct Job {
     pub limits: Limits,
     pub tt: Arc<TranspositionTable>,
     pub move_overhead_ms: u64,
-    /// Where the `info` lines go.
-    pub report: Report,
-}
-
-/// Where a search's `info … pv` lines go.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Report {
-    /// Sent to the GUI.
-    Uci,
-    /// Dropped (bench).
-    Silent,
-    /// Kept in [`Searcher::lines`] (PV audits).
-    Collect,
-}
-
-/// One `info … pv` line as sent.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PvLine {
-    pub depth: i32,
-    pub score: i32,
-    /// `None` for an exact score.
-    pub bound: Option<Bound>,
-    pub pv: Vec<Move>,
 }
 
 /// The result of a search.
@@ -160,8 +134,6 @@ pub struct Searcher {
     keys: Vec<u64>,
     root: Chess,
     root_key: u64,
-    /// How the game being searched writes castling moves.
-    castling: CastlingMode,
     root_moves: Vec<RootMove>,
     nodes: u64,
     seldepth: usize,
@@ -177,13 +149,11 @@ pub struct Searcher {
     /// Start of the time-managed part (reset at `ponderhit`).
     clock_started: Instant,
     was_pondering: bool,
-    report: Report,
-    /// The last line sent, and the last one with an exact score: `bestmove` and `ponder` are
-    /// the first two moves of the latter, and the search always ends with it sent last.
+    /// The last line reported, and the last one with an exact score: the best move and the
+    /// ponder move are the first two moves of the latter, and the search always ends with it
+    /// reported last.
     last: PvLine,
     last_exact: PvLine,
-    /// Lines kept under [`Report::Collect`].
-    lines: Vec<PvLine>,
     /// Order the previous iteration's PV first along its path (off only to measure its gain).
     follow_pv: bool,
     /// Score of the best root move completed in the current iteration.
@@ -196,9 +166,6 @@ pub struct Searcher {
     tb: Option<Arc<Tablebases>>,
     tb_settings: TbSettings,
     tbhits: u64,
-    /// `UCI_ShowWDL`, and the root's game phase for the model.
-    show_wdl: bool,
-    root_phase: i32,
     pv_index: usize,
     prev_lines: Vec<PvLine>,
     /// Static evaluation of the node at each ply of the current path (`NO_EVAL` in check).
@@ -245,7 +212,6 @@ impl Searcher {
             keys: Vec::with_capacity(1024),
             root: Chess::default(),
             root_key: 0,
-            castling: CastlingMode::Standard,
             root_moves: Vec::with_capacity(256),
             nodes: 0,
             seldepth: 0,
@@ -257,18 +223,14 @@ impl Searcher {
             started: Instant::now(),
             clock_started: Instant::now(),
             was_pondering: false,
-            report: Report::Uci,
             last: PvLine::default(),
             last_exact: PvLine::default(),
-            lines: Vec::new(),
             follow_pv: true,
             root_best: -INFINITY,
             multipv: 1,
             tb: None,
             tb_settings: TbSettings::default(),
             tbhits: 0,
-            show_wdl: false,
-            root_phase: 0,
             pv_index: 0,
             prev_lines: Vec::new(),
             evals: [score::NO_EVAL; MAX_PLY],
@@ -307,14 +269,10 @@ impl Searcher {
         self.follow_pv = on;
     }
 
-    /// The lines of the last search run with [`Report::Collect`].
-    pub fn lines(&self) -> &[PvLine] {
-        &self.lines
-    }
-
-    /// Runs one search to completion (or until stopped) and returns its result.
-    pub fn run(&mut self, job: Job) -> Outcome {
-        let outcome = self.search(job);
+    /// Runs one search to completion (or until stopped), reporting to `report` as it goes,
+    /// and returns its result. (The caller reports the best move when it may answer.)
+    pub fn run(&mut self, job: Job, report: &mut dyn Reporter) -> Outcome {
+        let outcome = self.search(job, report);
         // Hold no real table between searches: a Hash resize then frees the old one at once.
         self.tt = Arc::clone(&self.idle_tt);
         outcome
@@ -323,25 +281,27 @@ impl Searcher {
     /// A silent search of `game` to `nodes` nodes with `tt`, as `datagen` and `rescore` run
     /// them.
     pub fn run_nodes(&mut self, game: &Game, nodes: u64, tt: &Arc<TranspositionTable>) -> Outcome {
-        self.run(Job {
-            game: game.clone(),
-            limits: Limits {
-                nodes: Some(nodes),
-                ..Limits::default()
+        self.run(
+            Job {
+                game: game.clone(),
+                limits: Limits {
+                    nodes: Some(nodes),
+                    ..Limits::default()
+                },
+                tt: Arc::clone(tt),
+                move_overhead_ms: 0,
             },
-            tt: Arc::clone(tt),
-            move_overhead_ms: 0,
-            report: Report::Silent,
-        })
+            &mut Silent,
+        )
     }
 
-    fn search(&mut self, job: Job) -> Outcome {
+    fn search(&mut self, job: Job, report: &mut dyn Reporter) -> Outcome {
         self.prepare(&job);
         let in_check = self.root.is_check();
         if self.root_moves.is_empty() {
             // Checkmate or stalemate at the root: report the final score, no move.
             let score = if in_check { -MATE } else { DRAW };
-            self.send_info(0, score, None, &[]);
+            self.send_info(report, 0, score, None, &[]);
             return Outcome {
                 score,
                 ..Outcome::default()
@@ -356,12 +316,12 @@ impl Searcher {
         for depth in 1..=max_depth {
             let nodes_before = self.nodes;
             let s = if self.multipv > 1 {
-                match self.search_lines(depth) {
+                match self.search_lines(report, depth) {
                     Some(s) => s,
                     None => break,
                 }
             } else {
-                let s = self.aspiration(depth, score);
+                let s = self.aspiration(report, depth, score);
                 if self.stopped {
                     break;
                 }
@@ -377,7 +337,7 @@ impl Searcher {
             if self.multipv == 1 {
                 let line: Vec<Move> = self.pv.row(0).to_vec();
                 if !self.is_reported(depth, score, &line) {
-                    self.send_info(depth, score, None, &line);
+                    self.send_info(report, depth, score, None, &line);
                 }
                 self.prev_pv.clear();
                 self.prev_pv.extend_from_slice(&line);
@@ -387,11 +347,11 @@ impl Searcher {
             }
         }
         if self.last_exact.pv.is_empty() {
-            self.report_fallback(completed.max(1));
+            self.report_fallback(report, completed.max(1));
         } else if self.last.bound.is_some() {
             // Stopped after an aspiration failure: end on the last exact line.
             let exact = std::mem::take(&mut self.last_exact);
-            self.send_info(exact.depth, exact.score, None, &exact.pv);
+            self.send_info(report, exact.depth, exact.score, None, &exact.pv);
         }
         Outcome {
             best: self.last_exact.pv.first().copied(),
@@ -413,24 +373,19 @@ impl Searcher {
         self.heur.clear_killers();
         self.root = job.game.pos().clone();
         self.root_key = job.game.key();
-        self.castling = job.game.castling();
         self.keys.clear();
         self.keys.extend_from_slice(job.game.history());
         self.prev_pv.clear();
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
-        self.report = job.report;
         self.last = PvLine::default();
         self.last_exact = PvLine::default();
-        self.lines.clear();
         self.node_limit = job.limits.nodes.unwrap_or(u64::MAX);
         self.multipv = job.limits.multipv.max(1);
-        self.show_wdl = job.limits.show_wdl;
         self.tb = job.limits.tb.clone();
         self.tb_settings = job.limits.tb_settings;
         self.tbhits = 0;
-        self.root_phase = crate::eval::phase(&self.root);
         self.pv_index = 0;
         self.prev_lines.clear();
         self.started = Instant::now();
@@ -480,7 +435,7 @@ impl Searcher {
     /// MultiPV: searches one depth line by line, each line over the root moves not taken by the
     /// better lines, then sends the lines together, best first. Returns the best score, or
     /// `None` if stopped before every line was complete (the previous depth's lines stand).
-    fn search_lines(&mut self, depth: i32) -> Option<i32> {
+    fn search_lines(&mut self, report: &mut dyn Reporter, depth: i32) -> Option<i32> {
         let count = self.multipv.min(self.root_moves.len());
         let mut lines: Vec<PvLine> = Vec::with_capacity(count);
         for k in 0..count {
@@ -491,7 +446,7 @@ impl Searcher {
             if let Some(line) = prev {
                 self.prev_pv.extend_from_slice(&line.pv);
             }
-            let score = self.aspiration(depth, prev_score);
+            let score = self.aspiration(report, depth, prev_score);
             if self.stopped {
                 self.pv_index = 0;
                 return None;
@@ -520,7 +475,7 @@ impl Searcher {
             self.root_moves[..count].copy_from_slice(&ordered);
         }
         for (k, line) in lines.iter().enumerate() {
-            self.send_line(k + 1, line.depth, line.score, None, &line.pv);
+            self.send_line(report, k + 1, line.depth, line.score, None, &line.pv);
         }
         let best = lines[0].score;
         self.prev_lines = lines;
@@ -528,7 +483,7 @@ impl Searcher {
     }
 
     /// Searches one depth, widening the window around `prev` until the score falls inside.
-    fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
+    fn aspiration(&mut self, report: &mut dyn Reporter, depth: i32, prev: i32) -> i32 {
         let mut delta = ASPIRATION_DELTA;
         let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !is_mate(prev) {
             ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
@@ -536,7 +491,7 @@ impl Searcher {
             (-INFINITY, INFINITY)
         };
         loop {
-            let score = self.search_root(depth, alpha, beta);
+            let score = self.search_root(report, depth, alpha, beta);
             if self.stopped {
                 return score;
             }
@@ -544,7 +499,7 @@ impl Searcher {
                 // Fail low: no move reached alpha, so the line shown stays the last one.
                 if self.multipv == 1 {
                     let line = self.last_exact.pv.clone();
-                    self.send_info(depth, score, Some(Bound::Upper), &line);
+                    self.send_info(report, depth, score, Some(Bound::Upper), &line);
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
@@ -552,7 +507,7 @@ impl Searcher {
                 // Fail high: the move that failed high leads; search it first next time.
                 let line: Vec<Move> = self.pv.row(0).to_vec();
                 if self.multipv == 1 {
-                    self.send_info(depth, score, Some(Bound::Lower), &line);
+                    self.send_info(report, depth, score, Some(Bound::Lower), &line);
                 }
                 self.prev_pv.clear();
                 self.prev_pv.extend_from_slice(&line);
@@ -677,15 +632,23 @@ impl Searcher {
         r.depth == depth && r.score == score && r.bound.is_none() && r.pv == line
     }
 
-    /// Sends the first (or only) `info … pv` line; see [`Searcher::send_line`].
-    fn send_info(&mut self, depth: i32, score: i32, bound: Option<Bound>, line: &[Move]) {
-        self.send_line(1, depth, score, bound, line);
+    /// Reports the first (or only) principal variation; see [`Searcher::send_line`].
+    fn send_info(
+        &mut self,
+        report: &mut dyn Reporter,
+        depth: i32,
+        score: i32,
+        bound: Option<Bound>,
+        line: &[Move],
+    ) {
+        self.send_line(report, 1, depth, score, bound, line);
     }
 
-    /// Sends `info … multipv <k> … pv` (or keeps or drops it, per [`Report`]); line 1 is
-    /// remembered, as `bestmove` and `ponder` come from it.
+    /// Reports principal variation number `multipv`; line 1 is remembered, as the best move
+    /// and the ponder move come from it.
     fn send_line(
         &mut self,
+        report: &mut dyn Reporter,
         multipv: usize,
         depth: i32,
         score: i32,
@@ -704,28 +667,22 @@ impl Searcher {
             }
             self.last.clone_from(&entry);
         }
-        match self.report {
-            Report::Uci => out::send(&fmt::info(&fmt::Info {
-                multipv,
-                depth,
-                seldepth: self.seldepth.max(depth.max(0) as usize),
-                score,
-                bound,
-                nodes: self.total_nodes(),
-                elapsed: self.elapsed(),
-                hashfull: self.tt.hashfull(),
-                pv: line,
-                tbhits: self.tb.as_ref().map(|_| self.tbhits),
-                castling: self.castling,
-                wdl: self.show_wdl.then(|| wdl::wdl(score, self.root_phase)),
-            })),
-            Report::Collect => self.lines.push(entry),
-            Report::Silent => {}
-        }
+        report.pv(&PvReport {
+            multipv,
+            depth,
+            seldepth: self.seldepth.max(depth.max(0) as usize),
+            score,
+            bound,
+            nodes: self.total_nodes(),
+            elapsed: self.elapsed(),
+            tt: &self.tt,
+            tbhits: self.tb.as_ref().map(|_| self.tbhits),
+            pv: line,
+        });
     }
 
     /// When stopped before any line was shown: show the best root move known so far.
-    fn report_fallback(&mut self, depth: i32) {
+    fn report_fallback(&mut self, report: &mut dyn Reporter, depth: i32) {
         let line: Vec<Move> = if self.pv.row(0).is_empty() {
             vec![self.root_moves[0].mv]
         } else {
@@ -736,6 +693,6 @@ impl Searcher {
         } else {
             self.root_best
         };
-        self.send_info(depth, score, None, &line);
+        self.send_info(report, depth, score, None, &line);
     }
 }

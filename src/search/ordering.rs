@@ -5,7 +5,7 @@ use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
 use super::see::see_ge;
 
-use crate::search::pv::MAX_PLY;
+use crate::score::MAX_PLY;
 use crate::tt::PackedMove;
 
 /// Most legal moves any position can have (shakmaty's move list capacity).

@@ -8,8 +8,7 @@
 
 use shakmaty::{Move, Role, Square};
 
-/// Deepest ply a search may reach; no node is ever searched at `ply >= MAX_PLY`.
-pub const MAX_PLY: usize = 128;
+use crate::score::MAX_PLY;
 
 /// Number of moves in the whole table: N (N + 1) / 2.
 pub const TABLE_SIZE: usize = MAX_PLY * (MAX_PLY + 1) / 2;

@@ -8,10 +8,10 @@ use shakmaty::{Chess, Position};
 use super::Searcher;
 use super::alphabeta::insufficient_material;
 use super::ordering::{MAX_MOVES, TT_MOVE, pick_next, tactical_score};
-use super::pv::MAX_PLY;
-use super::score::{DRAW, INFINITY, MATE};
 use super::see::see_ge;
 use crate::game::key_after;
+use crate::score::MAX_PLY;
+use crate::score::{DRAW, INFINITY, MATE};
 use crate::tt::{Bound, PackedMove, score_from_tt, score_to_tt};
 
 impl Searcher {

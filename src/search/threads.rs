@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 
-use super::{Job, Limits, Outcome, Report, SearchControl, Searcher};
+use super::{Job, Limits, Outcome, Reporter, SearchControl, Searcher, Silent};
 
 /// Stack for each helper thread: the search recurses up to `MAX_PLY` deep.
 const HELPER_STACK_BYTES: usize = 64 * 1024 * 1024;
@@ -56,10 +56,11 @@ impl SearchPool {
         }
     }
 
-    /// Runs one search on every thread and returns the main searcher's result.
-    pub fn run(&mut self, job: Job) -> Outcome {
+    /// Runs one search on every thread and returns the main searcher's result; only the main
+    /// searcher reports to `report`.
+    pub fn run(&mut self, job: Job, report: &mut dyn Reporter) -> Outcome {
         if self.helpers.is_empty() {
-            return self.main.run(job);
+            return self.main.run(job, report);
         }
         self.helper_control.stop.store(false, Ordering::Relaxed);
         self.helper_nodes.store(0, Ordering::Relaxed);
@@ -80,19 +81,18 @@ impl SearchPool {
                     limits: limits.clone(),
                     tt: Arc::clone(&job.tt),
                     move_overhead_ms: 0,
-                    report: Report::Silent,
                 };
                 let spawned = thread::Builder::new()
                     .name(format!("helper {}", i + 1))
                     .stack_size(HELPER_STACK_BYTES)
                     .spawn_scoped(scope, move || {
-                        helper.run(helper_job);
+                        helper.run(helper_job, &mut Silent);
                     });
                 if let Err(e) = spawned {
                     log::error!("cannot start helper thread {}: {e}", i + 1);
                 }
             }
-            let outcome = main.run(job);
+            let outcome = main.run(job, report);
             helper_control.stop.store(true, Ordering::Relaxed);
             outcome
         })

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use shakmaty::Move;
 
-use crate::search::score::{MATE, MATE_BOUND, NO_EVAL};
+use crate::score::{MATE, MATE_BOUND, NO_EVAL};
 use memory::{Slot, Slots};
 
 /// What a stored score says about the true score.

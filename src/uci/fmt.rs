@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use shakmaty::{CastlingMode, Move};
 
-use crate::search::score::mate_in_moves;
+use crate::score::mate_in_moves;
 use crate::tt::Bound;
 
 /// A move in UCI long algebraic notation (`e2e4`, `e7e8q`); castling as `e1g1` in standard
@@ -120,7 +120,7 @@ pub fn warning(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::score::MATE;
+    use crate::score::MATE;
     use shakmaty::{Chess, Position};
 
     #[test]

@@ -2,5 +2,6 @@
 
 pub mod command;
 pub mod fmt;
+pub mod report;
 
 pub use command::{Command, GoParams, parse};

@@ -1,11 +1,18 @@
-//! Score scale: centipawns, with mate scores counted in plies from the root.
+//! The shared vocabulary of every layer: the score scale (centipawns, with mate and tablebase
+//! scores counted in plies from the root) and the deepest ply a search reaches.
+//!
+//! This module imports nothing from the crate: scores, the transposition table, the tablebases,
+//! the evaluation, the search and the UCI text all build on it.
+
+/// Deepest ply a search may reach; no node is ever searched at `ply >= MAX_PLY`.
+pub const MAX_PLY: usize = 128;
 
 /// Score of delivering mate at the root; mate in `p` plies scores `MATE - p`.
 pub const MATE: i32 = 30_000;
 /// Larger than any score; the bounds of a full window.
 pub const INFINITY: i32 = 31_000;
 /// Scores at or beyond this magnitude are mate scores.
-pub const MATE_BOUND: i32 = MATE - crate::search::pv::MAX_PLY as i32;
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// A tablebase win at the root; `TB_WIN - ply` at `ply`. Above any evaluation, below any mate.
 pub const TB_WIN: i32 = 20_000;
 /// Marks a missing static evaluation (the side to move is in check).
