@@ -7,7 +7,7 @@ EXE ?= pivot
 .PHONY: all clean
 
 all:
-	cargo rustc --release --bin pivot -- --emit link=$(EXE)
+	cargo rustc --release -p pivot --bin pivot -- --emit link=$(EXE)
 
 clean:
 	cargo clean

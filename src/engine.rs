@@ -12,8 +12,9 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move, Position};
 
 use crate::bench;
-use crate::eval::evaluate;
+use crate::eval::{mopup, static_eval, wdl};
 use crate::game::Game;
+use crate::nnue;
 use crate::options::{self, OptionChange};
 use crate::out;
 use crate::perft;
@@ -148,25 +149,7 @@ impl Engine {
                 return Flow::Quit;
             }
             Command::Display => self.display(),
-            Command::Eval => {
-                let pos = self.game.pos();
-                let cp = evaluate(pos);
-                out::send(&fmt::info_string(&format!(
-                    "eval terms (White minus Black, middlegame/endgame), phase {}/24, {} to move",
-                    crate::eval::phase(pos),
-                    side_name(pos.turn())
-                )));
-                for (name, s) in crate::eval::breakdown(pos) {
-                    out::send(&fmt::info_string(&format!("{name}: {} {}", s.mg, s.eg)));
-                }
-                out::send(&fmt::info_string(&format!(
-                    "classical eval {} cp (side to move)",
-                    crate::eval::classical(pos)
-                )));
-                out::send(&fmt::info_string(&format!(
-                    "eval {cp} cp (side to move, network)"
-                )));
-            }
+            Command::Eval => self.eval(),
             Command::Perft(depth) => {
                 self.finish_search();
                 self.perft(depth);
@@ -435,6 +418,40 @@ impl Engine {
             "Checkers: {}",
             checkers.join(" ")
         )));
+    }
+
+    /// The `eval` command: the network's output under each output layer (the piece count
+    /// picks one), the bare-king score where it takes over, the win/draw/loss estimate, and
+    /// last the static evaluation the search would start from.
+    fn eval(&self) {
+        let pos = self.game.pos();
+        let pieces = pos.board().occupied().count();
+        let in_use = nnue::bucket(pieces);
+        out::send(&fmt::info_string(&format!(
+            "network output by layer, {} to move, {pieces} pieces use layer {}:",
+            side_name(pos.turn()),
+            in_use + 1
+        )));
+        for (b, cp) in nnue::network().outputs_by_bucket(pos).iter().enumerate() {
+            let mark = if b == in_use { " <-" } else { "" };
+            out::send(&fmt::info_string(&format!(
+                "layer {}: {cp} cp{mark}",
+                b + 1
+            )));
+        }
+        if let Some(cp) = mopup::bare_king(pos) {
+            out::send(&fmt::info_string(&format!(
+                "a queen or rook against a bare king: mating score {cp} cp replaces the network's"
+            )));
+        }
+        let cp = static_eval(pos);
+        let phase = wdl::phase(pos);
+        let (w, d, l) = wdl::wdl(cp, phase);
+        out::send(&fmt::info_string(&format!(
+            "wdl {w} {d} {l} per mille at phase {phase}/{}",
+            wdl::FULL_PHASE
+        )));
+        out::send(&fmt::info_string(&format!("eval {cp} cp (side to move)")));
     }
 
     fn perft(&self, depth: u32) {

@@ -27,11 +27,24 @@ pub fn key_after(parent: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
 /// move). The search scores any such repetition as a draw.
 #[inline]
 pub fn repeats(history: &[u64], key: u64, halfmoves: u32) -> bool {
+    same_side_since_irreversible(history, halfmoves).any(|k| k == key)
+}
+
+/// How many times `key` stands among those earlier positions (two times make a threefold
+/// repetition).
+pub fn repetitions(history: &[u64], key: u64, halfmoves: u32) -> usize {
+    same_side_since_irreversible(history, halfmoves)
+        .filter(|&k| k == key)
+        .count()
+}
+
+/// The keys of `history` (oldest first) two, four, six… plies back, within the last
+/// `halfmoves` plies.
+#[inline]
+fn same_side_since_irreversible(history: &[u64], halfmoves: u32) -> impl Iterator<Item = u64> {
     let n = history.len();
     let lookback = (halfmoves as usize).min(n);
-    (2..=lookback)
-        .step_by(2)
-        .any(|back| history[n - back] == key)
+    (2..=lookback).step_by(2).map(move |back| history[n - back])
 }
 
 /// The castling notation a FEN calls for: Chess960 when its castling rights name rooks that
@@ -149,6 +162,11 @@ impl Game {
 
     pub fn key(&self) -> u64 {
         self.key
+    }
+
+    /// Whether the current position occurred twice before since the last irreversible move.
+    pub fn is_threefold(&self) -> bool {
+        repetitions(self.history(), self.key(), self.pos().halfmoves()) >= 2
     }
 
     pub fn history(&self) -> &[u64] {

@@ -1,7 +1,6 @@
 //! Pivot: a UCI chess engine built around a triangular principal-variation table.
 
 pub mod bench;
-pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod frontend;
@@ -11,10 +10,8 @@ pub mod options;
 pub mod out;
 pub mod perft;
 pub mod pvcheck;
-pub mod rescore;
 pub mod score;
 pub mod search;
 pub mod tb;
 pub mod tt;
-pub mod tune;
 pub mod uci;

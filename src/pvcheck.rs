@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use shakmaty::{CastlingMode, Move, Position};
 
-use crate::eval::evaluate;
+use crate::eval::static_eval;
 use crate::game::{Game, repeats};
 use crate::score::{DRAW, mate_in_moves};
 use crate::search::{Collect, Job, Limits, PvLine, SearchControl, Searcher};
@@ -151,7 +151,7 @@ impl Audit {
                     let leaf_score = if replayed.drawn {
                         DRAW
                     } else {
-                        evaluate(replayed.leaf.pos())
+                        static_eval(replayed.leaf.pos())
                     };
                     let expected = if line.pv.len() % 2 == 0 {
                         leaf_score

@@ -1,4 +1,5 @@
-//! The command line: help, bench, perft, datagen and tune subcommands.
+//! The engine's command line: help, bench and perft (the training pipeline's commands are
+//! tested in tools/tests/cli.rs).
 
 use std::process::Command;
 
@@ -18,8 +19,12 @@ fn pivot(args: &[&str]) -> (i32, String, String) {
 fn help_describes_the_subcommands() {
     let (code, out, _) = pivot(&["--help"]);
     assert_eq!(code, 0);
-    for word in ["bench", "perft", "--log-file", "UCI"] {
+    for word in ["bench", "perft", "pv-check", "--log-file", "UCI"] {
         assert!(out.contains(word), "{word} missing from:\n{out}");
+    }
+    // The training pipeline is a separate binary.
+    for word in ["datagen", "rescore", "train", "tune"] {
+        assert!(!out.contains(word), "{word} in:\n{out}");
     }
 }
 
@@ -64,63 +69,4 @@ fn perft_rejects_a_bad_fen_with_a_message() {
     let (code, _, err) = pivot(&["perft", "2", "--fen", "not a fen"]);
     assert_eq!(code, 2);
     assert!(err.contains("invalid FEN"), "{err}");
-}
-
-#[test]
-fn datagen_writes_positions_that_tune_reads_back() {
-    let dir = std::env::temp_dir().join(format!("pivot-datagen-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let data = dir.join("games.txt");
-    let weights = dir.join("weights.rs");
-    let (code, out, err) = pivot(&[
-        "datagen",
-        "--out",
-        data.to_str().unwrap(),
-        "--games",
-        "3",
-        "--nodes",
-        "400",
-        "--seed",
-        "5",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("games"), "{out}");
-    let text = std::fs::read_to_string(&data).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    assert!(!lines.is_empty());
-    for line in &lines {
-        let fields: Vec<&str> = line.split(" | ").collect();
-        assert_eq!(fields.len(), 3, "{line}");
-        assert!(fields[1].parse::<i32>().is_ok(), "{line}");
-        assert!(["1.0", "0.5", "0.0"].contains(&fields[2]), "{line}");
-    }
-    let (code, out, err) = pivot(&[
-        "tune",
-        data.to_str().unwrap(),
-        "--out",
-        weights.to_str().unwrap(),
-        "--epochs",
-        "2",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("epoch 2 error"), "{out}");
-    let written = std::fs::read_to_string(&weights).unwrap();
-    assert!(written.contains("pub const WEIGHTS: [S; WEIGHT_COUNT]"));
-    std::fs::remove_dir_all(&dir).ok();
-}
-
-#[test]
-fn tune_and_datagen_report_bad_paths() {
-    let (code, _, err) = pivot(&["tune", "/nonexistent/data.txt", "--out", "w.rs"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("cannot read /nonexistent/data.txt"), "{err}");
-    let (code, _, err) = pivot(&[
-        "datagen",
-        "--out",
-        "/nonexistent/dir/games.txt",
-        "--games",
-        "1",
-    ]);
-    assert_eq!(code, 2);
-    assert!(err.contains("cannot create"), "{err}");
 }

@@ -485,24 +485,18 @@ fn display_eval_and_perft_extensions() {
     );
     p.send("eval");
     let lines = p.sync();
-    // The start position is balanced but for the side to move's tempo.
-    let tempo = pivot::eval::weights::WEIGHTS[pivot::eval::layout::TEMPO];
-    assert!(
-        lines.contains(&format!(
-            "info string classical eval {} cp (side to move)",
-            tempo.mg
-        )),
-        "{lines:?}"
-    );
+    // One line per output layer, the start position's 32 pieces picking the last; the last
+    // line is the static evaluation.
+    let start = shakmaty::Chess::default();
+    let cp = pivot::eval::static_eval(&start);
     assert_eq!(
         lines.last().unwrap(),
-        &format!(
-            "info string eval {} cp (side to move, network)",
-            pivot::eval::evaluate(&shakmaty::Chess::default())
-        )
+        &format!("info string eval {cp} cp (side to move)")
     );
+    let layers: Vec<&String> = lines.iter().filter(|l| l.contains(" layer ")).collect();
+    assert_eq!(layers.len(), pivot::nnue::BUCKETS + 1, "{lines:?}");
     assert!(
-        lines.contains(&format!("info string tempo: {} {}", tempo.mg, tempo.eg)),
+        lines.contains(&format!("info string layer 8: {cp} cp <-")),
         "{lines:?}"
     );
     p.send("position fen 4k3/8/8/8/8/8/8/3QK3 b - - 0 1");

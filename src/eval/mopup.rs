@@ -5,9 +5,7 @@
 //! failed to mate and drew by the fifty-move rule; it rates them a couple of pawns up with no
 //! sense of direction. This score leads a shallow search to the mate and marks the ending as won.
 
-use shakmaty::{Board, Chess, Color, Position, Square};
-
-use super::scale::pieces_value;
+use shakmaty::{Board, Chess, Color, Position, Role, Square};
 
 /// The base score of a won bare-king ending, above `datagen`'s adjudication threshold.
 const WON: i32 = 2_000;
@@ -21,6 +19,20 @@ const CLOSE: i32 = 10;
 fn material(board: &Board, color: Color) -> i32 {
     let pawns = (board.by_color(color) & board.pawns()).count() as i32;
     100 * (pieces_value(board, color) + pawns)
+}
+
+/// Material of one side's pieces (no pawns) in pawns: knight and bishop 3, rook 5, queen 9.
+fn pieces_value(board: &Board, color: Color) -> i32 {
+    let ours = board.by_color(color);
+    [
+        (Role::Knight, 3),
+        (Role::Bishop, 3),
+        (Role::Rook, 5),
+        (Role::Queen, 9),
+    ]
+    .into_iter()
+    .map(|(role, v)| v * (ours & board.by_role(role)).count() as i32)
+    .sum()
 }
 
 /// Manhattan distance of `sq` from the four centre squares.

@@ -13,7 +13,7 @@
 //! The parameters were fitted by maximum likelihood with `scripts/fit_wdl.py` on Pivot's own
 //! games (see that script for how samples are taken); the fit is described in the README.
 
-use shakmaty::Chess;
+use shakmaty::{Chess, Position, Role};
 
 use crate::score::{MATE_BOUND, mate_in_moves};
 
@@ -23,9 +23,20 @@ const B0: f64 = FIT[2];
 const B1: f64 = FIT[3];
 const FIT: [f64; 4] = [246.6, -208.1, 145.0, -83.0];
 
-/// The game phase the model reads (see `eval::phase`).
+/// Game phase with all minor and major pieces on the board.
+pub const FULL_PHASE: i32 = 24;
+/// Contribution of each piece kind to the game phase: pawn, knight, bishop, rook, queen, king.
+const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
+
+/// The game phase the model reads: 24 with every knight, bishop, rook and queen on the board,
+/// 0 with none (knights and bishops count 1, rooks 2, queens 4; capped at 24).
 pub fn phase(pos: &Chess) -> i32 {
-    super::phase(pos)
+    let board = pos.board();
+    Role::ALL
+        .iter()
+        .map(|&role| PHASE_WEIGHT[role as usize - 1] * board.by_role(role).count() as i32)
+        .sum::<i32>()
+        .min(FULL_PHASE)
 }
 
 /// `(win, draw, loss)` per mille for `score` (side to move) at `phase` (0 to 24); the three

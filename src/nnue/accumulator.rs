@@ -24,12 +24,18 @@ impl Accumulator {
     /// The evaluation of `pos` (the position these accumulators hold) for its side to move, in
     /// centipawns.
     #[inline]
-    pub fn evaluate(&self, net: &Network, pos: &Chess) -> i32 {
+    pub fn network_output(&self, net: &Network, pos: &Chess) -> i32 {
+        self.output_of_bucket(net, pos, bucket(pos.board().occupied().count()))
+    }
+
+    /// The same through output layer `b`, whatever the piece count.
+    #[inline]
+    pub fn output_of_bucket(&self, net: &Network, pos: &Chess, b: usize) -> i32 {
         let (us, them) = match pos.turn() {
             Color::White => (&self.sides[0], &self.sides[1]),
             Color::Black => (&self.sides[1], &self.sides[0]),
         };
-        net.output(us, them, bucket(pos.board().occupied().count()))
+        net.output(us, them, b)
     }
 
     /// Sets these accumulators to `prev`'s after `m` is played in `before` (the position `prev`

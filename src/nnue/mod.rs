@@ -9,7 +9,6 @@
 
 pub mod accumulator;
 pub mod file;
-pub mod train;
 
 use std::sync::OnceLock;
 
@@ -37,8 +36,9 @@ pub const QB: i32 = 64;
 /// the output sums stay in range (see `half`).
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 /// Centipawns per unit of the network's output, whose logistic is the expected score. Pivot's
-/// own games put it near 140 (`tune` fits K ≈ 2.86 for its 400-based logistic), so that the
-/// network's centipawns are the hand-crafted evaluation's, on which the search's margins rest.
+/// own games put it near 140 (a fit of K ≈ 2.86 for a 400-based logistic), which kept the
+/// network's centipawns those of the hand-crafted evaluation it replaced, on which the search's
+/// margins rest.
 pub const SCALE: i32 = 140;
 
 /// The network's weights, quantized.
@@ -83,9 +83,16 @@ impl Network {
     }
 
     /// The evaluation of `pos` for the side to move, with both accumulators built from scratch.
-    pub fn evaluate(&self, pos: &Chess) -> i32 {
+    pub fn eval_from_scratch(&self, pos: &Chess) -> i32 {
         let acc = Accumulator::from_position(self, pos);
-        acc.evaluate(self, pos)
+        acc.network_output(self, pos)
+    }
+
+    /// The output of `pos` for the side to move under each output layer in turn (the one its
+    /// piece count picks is [`bucket`]), for the `eval` command.
+    pub fn outputs_by_bucket(&self, pos: &Chess) -> [i32; BUCKETS] {
+        let acc = Accumulator::from_position(self, pos);
+        std::array::from_fn(|b| acc.output_of_bucket(self, pos, b))
     }
 }
 
@@ -109,8 +116,8 @@ fn half(acc: &[i16; HIDDEN], weights: &[i16]) -> i64 {
 }
 
 /// The embedded network's evaluation of `pos` for the side to move, in centipawns.
-pub fn evaluate(pos: &Chess) -> i32 {
-    network().evaluate(pos)
+pub fn network_eval(pos: &Chess) -> i32 {
+    network().eval_from_scratch(pos)
 }
 
 #[cfg(test)]
@@ -163,10 +170,13 @@ mod tests {
         let start = Chess::default();
         let ending = pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
         let mut net = network().clone();
-        let (base_start, base_ending) = (net.evaluate(&start), net.evaluate(&ending));
+        let (base_start, base_ending) = (
+            net.eval_from_scratch(&start),
+            net.eval_from_scratch(&ending),
+        );
         net.output_bias[bucket(32)] += QA * QB;
-        assert_eq!(net.evaluate(&start), base_start + SCALE);
-        assert_eq!(net.evaluate(&ending), base_ending);
+        assert_eq!(net.eval_from_scratch(&start), base_start + SCALE);
+        assert_eq!(net.eval_from_scratch(&ending), base_ending);
     }
 
     /// A position and its colour-flipped mirror get the same evaluation for the side to move.
@@ -174,6 +184,6 @@ mod tests {
     fn mirrored_positions_evaluate_alike() {
         let a = pos("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
         let b = pos("rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4");
-        assert_eq!(evaluate(&a), evaluate(&b));
+        assert_eq!(network_eval(&a), network_eval(&b));
     }
 }

@@ -141,7 +141,7 @@ impl Searcher {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.evaluate_at(pos, ply);
+            return self.incremental_eval(pos, ply);
         }
         // Mate-distance pruning: no line from here beats a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
@@ -217,7 +217,7 @@ impl Searcher {
         let (raw_eval, static_eval) = if excluded.is_some() {
             (NO_EVAL, self.evals[ply])
         } else {
-            let raw = self.static_eval(pos, ply, entry, in_check);
+            let raw = self.node_static_eval(pos, ply, entry, in_check);
             (raw, self.search_eval(pos, raw, pv_node))
         };
         self.evals[ply] = static_eval;
@@ -548,7 +548,7 @@ impl Searcher {
     /// The static evaluation of `pos` at `ply`: from its TT entry when that has one, `NO_EVAL`
     /// in check.
     #[inline]
-    pub(super) fn static_eval(
+    pub(super) fn node_static_eval(
         &self,
         pos: &Chess,
         ply: usize,
@@ -558,7 +558,7 @@ impl Searcher {
         match entry {
             _ if in_check => NO_EVAL,
             Some(e) if e.eval != NO_EVAL => e.eval,
-            _ => self.evaluate_at(pos, ply),
+            _ => self.incremental_eval(pos, ply),
         }
     }
 
@@ -574,9 +574,9 @@ impl Searcher {
     }
 
     /// The evaluation of `pos`, the node at `ply`, from its accumulators (or, with a queen or
-    /// rook against a bare king, the mating score that `eval::evaluate` gives too).
+    /// rook against a bare king, the mating score that `eval::static_eval` gives too).
     #[inline]
-    pub(super) fn evaluate_at(&self, pos: &Chess, ply: usize) -> i32 {
+    pub(super) fn incremental_eval(&self, pos: &Chess, ply: usize) -> i32 {
         if let Some(score) = crate::eval::mopup::bare_king(pos) {
             return score;
         }
@@ -586,7 +586,7 @@ impl Searcher {
             self.accs[ply] == Accumulator::from_position(nnue::network(), pos),
             "stale accumulator at ply {ply}"
         );
-        self.accs[ply].evaluate(nnue::network(), pos)
+        self.accs[ply].network_output(nnue::network(), pos)
     }
 
     /// Sets the accumulators of the child reached by `m` from `pos`, the node at `ply`.

@@ -67,7 +67,7 @@ fn pawn_slot(pos: &Chess) -> usize {
 
 /// A 64-bit finalizer (the one of SplitMix64): every input bit reaches every output bit.
 #[inline]
-pub(crate) fn splitmix64(mut x: u64) -> u64 {
+pub fn splitmix64(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

@@ -22,14 +22,14 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Move, Position};
 
-use crate::eval::evaluate;
+use crate::eval::static_eval;
 use crate::game::Game;
 use crate::nnue::{self, Accumulator};
 use crate::score::{self, DRAW, INFINITY, MATE, MAX_PLY, is_mate};
 use crate::tb::{Tablebases, TbSettings};
 use crate::tt::{Bound, PackedMove, TranspositionTable};
 use correction::CorrectionHistory;
-pub(crate) use correction::splitmix64;
+pub use correction::splitmix64;
 use ordering::{Heuristics, MAX_MOVES, pick_next};
 use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, LMR_BASE, LMR_DIVISOR};
 use pv::PvTable;
@@ -689,7 +689,7 @@ impl Searcher {
             self.pv.row(0).to_vec()
         };
         let score = if self.pv.row(0).is_empty() {
-            evaluate(&self.root)
+            static_eval(&self.root)
         } else {
             self.root_best
         };

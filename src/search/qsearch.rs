@@ -30,7 +30,7 @@ impl Searcher {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return self.evaluate_at(pos, ply);
+            return self.incremental_eval(pos, ply);
         }
         let in_check = pos.is_check();
         // A capture may leave bare kings; an evasion may reach the fiftieth move (where mate
@@ -48,7 +48,7 @@ impl Searcher {
             }
         }
         let tt_move = entry.map_or(PackedMove::NONE, |e| e.mv);
-        let raw_eval = self.static_eval(pos, ply, entry, in_check);
+        let raw_eval = self.node_static_eval(pos, ply, entry, in_check);
         let static_eval = self.search_eval(pos, raw_eval, pv_node);
         // Off the PV, a stand-pat cut needs no moves. (On it, the moves come first, so that a
         // stalemate is scored as the draw it is and the PV's leaf reproduces its score.)

@@ -4,10 +4,11 @@
 
 use shakmaty::{Color, Position};
 
-use super::file::Weights;
-use super::{BUCKETS, HIDDEN, INPUTS, Network, QA, QB, SCALE, bucket, feature};
-use crate::datagen::parse_result;
-use crate::game::Game;
+use pivot::game::Game;
+use pivot::nnue::file::Weights;
+use pivot::nnue::{BUCKETS, HIDDEN, INPUTS, Network, QA, QB, SCALE, bucket, feature};
+
+use crate::data;
 
 /// One position: where its features start in `Data::features`, how many, and its target (the
 /// expected score for the side to move).
@@ -23,10 +24,6 @@ struct Entry {
 pub struct Data {
     features: Vec<(u16, u16)>,
     entries: Vec<Entry>,
-    /// The hand-crafted evaluation's summed squared error on the (unmirrored) targets: the
-    /// figure a network has to beat.
-    classical_error: f64,
-    originals: usize,
 }
 
 /// Why a data line was not used.
@@ -51,30 +48,19 @@ impl Data {
         &self.features[e.start as usize..e.start as usize + usize::from(e.len)]
     }
 
-    /// The hand-crafted evaluation's mean squared error on the targets.
-    pub fn classical_error(&self) -> f64 {
-        self.classical_error / self.originals.max(1) as f64
-    }
-
     /// Adds the `FEN | score | result` lines of `text` (score in centipawns and result 1.0, 0.5
     /// or 0.0, both for White). The target mixes the result, weighted `result_weight`, with the
     /// logistic of the score. With `mirror`, positions without castling rights are added a
     /// second time mirrored left to right.
     pub fn load(&mut self, text: &str, result_weight: f32, mirror: bool, skipped: &mut Skipped) {
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-            let [fen, score, result] = fields[..] else {
+            let Some((sample, Ok((game, _)))) =
+                data::parse(line).map(|s| (s, Game::from_fen(s.fen)))
+            else {
                 skipped.malformed += 1;
                 continue;
             };
-            let Some(result) = parse_result(result) else {
-                skipped.malformed += 1;
-                continue;
-            };
-            let (Ok(score), Ok((game, _))) = (score.parse::<i32>(), Game::from_fen(fen)) else {
-                skipped.malformed += 1;
-                continue;
-            };
+            let (score, result) = (sample.score, sample.result);
             let pos = game.pos();
             if pos.is_check() {
                 skipped.in_check += 1;
@@ -87,9 +73,6 @@ impl Data {
                 Color::Black => (Color::Black, 1.0 - white_target),
             };
             self.push(pos.board(), us, target, false);
-            let classical = sigmoid(crate::eval::classical(pos) as f32 / SCALE as f32);
-            self.classical_error += f64::from((classical - target).powi(2));
-            self.originals += 1;
             // Without castling rights a position mirrored left to right is as good as the
             // original: a second example for free.
             if mirror && !pos.castles().any() {
@@ -545,7 +528,7 @@ not a fen | 0 | 0.5
             let (mut us, mut them) = ([0f32; HIDDEN], [0f32; HIDDEN]);
             net.forward(feats, &mut us, &mut them) * SCALE as f32
         };
-        let int_cp = quantized.evaluate(pos.pos()) as f32;
+        let int_cp = quantized.eval_from_scratch(pos.pos()) as f32;
         assert!(
             (float_cp - int_cp).abs() < 10.0 + float_cp.abs() / 100.0,
             "{float_cp} vs {int_cp}"
@@ -571,13 +554,13 @@ not a fen | 0 | 0.5
     /// Training can start from a shipped network: its weights come back exactly as they were.
     #[test]
     fn a_network_dequantizes_to_itself() {
-        let shipped = crate::nnue::network();
+        let shipped = pivot::nnue::network();
         let back = FloatNet::from_weights(&weights_of(shipped), 1)
             .unwrap()
             .quantize();
         assert_eq!(
-            crate::nnue::file::encode(&back),
-            crate::nnue::file::encode(shipped)
+            pivot::nnue::file::encode(&back),
+            pivot::nnue::file::encode(shipped)
         );
     }
 
@@ -588,7 +571,7 @@ not a fen | 0 | 0.5
         let mut data = Data::default();
         let mut skipped = Skipped::default();
         data.load(LINES, 0.0, false, &mut skipped);
-        let shipped = FloatNet::from_weights(&weights_of(crate::nnue::network()), 1).unwrap();
+        let shipped = FloatNet::from_weights(&weights_of(pivot::nnue::network()), 1).unwrap();
         let before = validation_error(&shipped, &data);
         assert_eq!(before, shipped.error(&data, &data.entries));
         let settings = Settings {
@@ -607,7 +590,7 @@ not a fen | 0 | 0.5
     }
 
     fn weights_of(net: &Network) -> Weights {
-        use crate::nnue::file;
+        use pivot::nnue::file;
         file::decode_weights(&file::encode(net)).unwrap()
     }
 
@@ -615,7 +598,7 @@ not a fen | 0 | 0.5
     /// start silent, so every position evaluates as the narrow network's neurons alone do.
     #[test]
     fn a_narrow_network_widens_without_changing_its_output() {
-        let full = weights_of(crate::nnue::network());
+        let full = weights_of(pivot::nnue::network());
         let h = HIDDEN / 2;
         let narrow = Weights {
             hidden: h,

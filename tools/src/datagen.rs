@@ -1,16 +1,17 @@
 //! `datagen`: self-play games at a fixed node count per move, written as training positions
-//! (`FEN | score | result`, White's point of view) for the tuner and future network training.
+//! (the format of [`crate::data`]) for `train`.
 
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{Color, Position};
 
-use crate::game::Game;
-use crate::score::{MATE_BOUND, TB_WIN};
-use crate::search::{SearchControl, Searcher, splitmix64};
-use crate::tt::TranspositionTable;
+use pivot::game::Game;
+use pivot::search::{SearchControl, Searcher, splitmix64};
+use pivot::tt::TranspositionTable;
+
+use crate::data::{self, is_labelled, white_view};
 
 /// How the games are played.
 #[derive(Clone, Debug)]
@@ -106,7 +107,8 @@ pub fn run(settings: &Settings, out: Box<dyn Write + Send>) -> std::io::Result<S
                     };
                     let mut text = String::new();
                     for r in &records {
-                        text.push_str(&format!("{} | {} | {}\n", r.fen, r.score, result.label()));
+                        text.push_str(&data::line(&r.fen, r.score, result.label()));
+                        text.push('\n');
                     }
                     out.lock()
                         .map_err(|_| std::io::Error::other("output lock poisoned"))?
@@ -210,7 +212,7 @@ impl<'a> Player<'a> {
             if pos.is_stalemate()
                 || pos.is_insufficient_material()
                 || pos.halfmoves() >= 100
-                || threefold(&game)
+                || game.is_threefold()
                 || game.history().len() >= MAX_PLIES
             {
                 return Some((records, Result::Draw));
@@ -247,53 +249,11 @@ impl<'a> Player<'a> {
     }
 }
 
-/// Whether a searched position goes into the data: out of check, a quiet best move (neither
-/// capture nor promotion) and a score that is no mate or tablebase win, so that the static
-/// evaluation can learn it. `score` is the side to move's.
-pub(crate) fn is_labelled(pos: &Chess, best: Move, score: i32) -> bool {
-    !pos.is_check()
-        && !best.is_capture()
-        && !best.is_promotion()
-        && score.abs() < TB_WIN.min(MATE_BOUND)
-}
-
-/// The side to move's `score` from White's point of view, as the data holds it.
-pub(crate) fn white_view(pos: &Chess, score: i32) -> i32 {
-    if pos.turn() == Color::White {
-        score
-    } else {
-        -score
-    }
-}
-
-/// A data line's result for White (`1.0`/`0.5`/`0.0`, or `1-0`/`1/2-1/2`/`0-1`); `None` for
-/// anything else.
-pub fn parse_result(text: &str) -> Option<f32> {
-    match text {
-        "1.0" | "1" | "1-0" => Some(1.0),
-        "0.5" | "1/2-1/2" => Some(0.5),
-        "0.0" | "0" | "0-1" => Some(0.0),
-        _ => None,
-    }
-}
-
 fn won_by(color: Color) -> Result {
     match color {
         Color::White => Result::WhiteWins,
         Color::Black => Result::BlackWins,
     }
-}
-
-/// Whether the current position occurred twice before since the last irreversible move.
-fn threefold(game: &Game) -> bool {
-    let history = game.history();
-    let n = history.len();
-    let lookback = (game.pos().halfmoves() as usize).min(n);
-    (2..=lookback)
-        .step_by(2)
-        .filter(|&back| history[n - back] == game.key())
-        .count()
-        >= 2
 }
 
 #[cfg(test)]

@@ -8,10 +8,11 @@ use std::sync::{Arc, Mutex};
 
 use shakmaty::Position;
 
-use crate::datagen::{is_labelled, parse_result, white_view};
-use crate::game::Game;
-use crate::search::{SearchControl, Searcher};
-use crate::tt::TranspositionTable;
+use pivot::game::Game;
+use pivot::search::{SearchControl, Searcher};
+use pivot::tt::TranspositionTable;
+
+use crate::data::{self, is_labelled, white_view};
 
 /// How the positions are searched.
 #[derive(Clone, Debug)]
@@ -165,13 +166,8 @@ impl<'a> Scorer<'a> {
     /// The line with its new score; `Some(None)` when the position is no longer quiet, `None`
     /// when the line is invalid.
     fn line(&mut self, line: &str) -> Option<Option<String>> {
-        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-        let [fen, score, result] = fields[..] else {
-            return None;
-        };
-        score.parse::<i32>().ok()?;
-        parse_result(result)?;
-        let (game, _) = Game::from_fen(fen).ok()?;
+        let sample = data::parse(line)?;
+        let (game, _) = Game::from_fen(sample.fen).ok()?;
         if game.pos().is_game_over() {
             return None;
         }
@@ -186,7 +182,7 @@ impl<'a> Scorer<'a> {
             return Some(None);
         }
         let white = white_view(pos, outcome.score);
-        Some(Some(format!("{fen} | {white} | {result}")))
+        Some(Some(data::line(sample.fen, white, sample.result_text)))
     }
 }
 

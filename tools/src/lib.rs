@@ -1,0 +1,8 @@
+//! Pivot's training pipeline, built beside the engine: `datagen` plays self-play games and
+//! writes their positions, `rescore` searches them again deeper, `train` fits a network to
+//! them in the format the engine reads. All three share the data format of [`data`].
+
+pub mod data;
+pub mod datagen;
+pub mod rescore;
+pub mod train;

@@ -1,0 +1,308 @@
+//! `pivot-tools`: Pivot's training pipeline on the command line: `datagen`, `rescore` and
+//! `train`. (The engine binary, `pivot`, holds only what a player or a tester uses.)
+
+use std::fs::File;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+
+use pivot::game::Game;
+use pivot::nnue;
+use pivot_tools::{datagen, rescore, train};
+
+/// Pivot's training pipeline: self-play data, rescoring, and network training.
+#[derive(Parser)]
+#[command(name = "pivot-tools", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Play self-play games at a fixed node count per move and write their quiet positions as
+    /// `FEN | score | result` lines (White's point of view), for `train`.
+    Datagen {
+        /// Output file.
+        #[arg(long, short)]
+        out: PathBuf,
+        /// Number of games.
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// Nodes searched per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        /// Seed of the random opening moves (the same seed plays the same games).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// EPD or FEN file of opening positions (default: the start position).
+        #[arg(long)]
+        book: Option<PathBuf>,
+        /// Random legal moves played after the opening position.
+        #[arg(long, default_value_t = 4)]
+        random_plies: u32,
+        /// Skip openings whose first search scores beyond this many centipawns.
+        #[arg(long, default_value_t = 300)]
+        max_opening_score: i32,
+    },
+    /// Search every position of `datagen` files again at a fixed node count and write them back
+    /// with the new scores (in input order; positions whose best move is no longer quiet are
+    /// left out), so `train` can learn from deeper searches than the games had.
+    Rescore {
+        /// Data files of `FEN | score | result` lines.
+        #[arg(required = true)]
+        data: Vec<PathBuf>,
+        /// Output file.
+        #[arg(long, short)]
+        out: PathBuf,
+        /// Nodes searched per position.
+        #[arg(long, default_value_t = 20000)]
+        nodes: u64,
+        /// Positions searched at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Hash table size in MB, per thread.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
+    /// Train the evaluation network on `datagen` files and write it in Pivot's network format
+    /// (the engine's src/nnue/pivot.nnue is the one built in).
+    Train {
+        /// Data files of `FEN | score | result` lines.
+        #[arg(required = true)]
+        data: Vec<PathBuf>,
+        /// Where to write the network.
+        #[arg(long, short)]
+        out: PathBuf,
+        /// Full passes over the data.
+        #[arg(long, default_value_t = 15)]
+        epochs: usize,
+        /// Positions per gradient step.
+        #[arg(long, default_value_t = 16384)]
+        batch: usize,
+        /// Adam step size (it drops to 30% at 60% of the epochs, and again at 85%).
+        #[arg(long, default_value_t = 0.003)]
+        rate: f32,
+        /// Weight of the game's result in each target, against the search score's (0 to 1).
+        #[arg(long, default_value_t = 0.0)]
+        result_weight: f32,
+        /// Also train on each position without castling rights mirrored left to right.
+        #[arg(long)]
+        mirror: bool,
+        /// Worker threads for the gradient.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Seed of the initial weights and of the shuffling.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Start from this network's weights instead of random ones (e.g. src/nnue/pivot.nnue,
+        /// to keep what it learned from data no longer at hand). A narrower network is widened
+        /// to this build's hidden size: new neurons start with zero output weights.
+        #[arg(long, value_name = "NETWORK")]
+        init: Option<PathBuf>,
+    },
+}
+
+/// Progress goes to stderr through `log` (RUST_LOG sets the level; `info` by default).
+fn init_logging() -> Result<(), String> {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"))
+        .format_timestamp_millis()
+        .try_init()
+        .map_err(|e| e.to_string())
+}
+
+fn main() {
+    if let Err(e) = init_logging() {
+        fail(e);
+    }
+    match Cli::parse().command {
+        Cmd::Datagen {
+            out,
+            games,
+            nodes,
+            seed,
+            threads,
+            book,
+            random_plies,
+            max_opening_score,
+        } => run_datagen(
+            out,
+            datagen::Settings {
+                games,
+                nodes,
+                seed,
+                threads,
+                random_plies,
+                openings: Vec::new(),
+                max_opening_score,
+                hash_mb: 16,
+            },
+            book,
+        ),
+        Cmd::Rescore {
+            data,
+            out,
+            nodes,
+            threads,
+            hash,
+        } => run_rescore(
+            &data,
+            &out,
+            &rescore::Settings {
+                nodes,
+                threads,
+                hash_mb: hash,
+            },
+        ),
+        Cmd::Train {
+            data,
+            out,
+            epochs,
+            batch,
+            rate,
+            result_weight,
+            mirror,
+            threads,
+            seed,
+            init,
+        } => {
+            if !(0.0..=1.0).contains(&result_weight) {
+                fail(format!(
+                    "--result-weight must lie in 0..1, not {result_weight}"
+                ));
+            }
+            run_train(
+                &data,
+                &out,
+                result_weight,
+                mirror,
+                train::Settings {
+                    epochs,
+                    batch,
+                    rate,
+                    threads,
+                    seed,
+                    init: init.map(|path| {
+                        let bytes = std::fs::read(&path).unwrap_or_else(|e| {
+                            fail(format!("cannot read {}: {e}", path.display()))
+                        });
+                        nnue::file::decode_weights(&bytes)
+                            .and_then(|w| train::FloatNet::from_weights(&w, seed))
+                            .unwrap_or_else(|e| fail(format!("{}: {e}", path.display())))
+                    }),
+                },
+            )
+        }
+    }
+}
+
+/// Prints `message` to stderr and exits with status 2.
+fn fail(message: String) -> ! {
+    eprintln!("pivot-tools: {message}");
+    std::process::exit(2);
+}
+
+fn run_datagen(out: PathBuf, mut settings: datagen::Settings, book: Option<PathBuf>) {
+    if let Some(book) = book {
+        let text = std::fs::read_to_string(&book)
+            .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", book.display())));
+        // An EPD line is a FEN's first four fields plus operations; keep the four.
+        settings.openings = text
+            .lines()
+            .map(|l| l.split_whitespace().take(4).collect::<Vec<_>>().join(" "))
+            .filter(|fen| Game::from_fen(fen).is_ok())
+            .collect();
+        if settings.openings.is_empty() {
+            fail(format!("no valid position in {}", book.display()));
+        }
+    }
+    let file = File::create(&out)
+        .unwrap_or_else(|e| fail(format!("cannot create {}: {e}", out.display())));
+    let started = Instant::now();
+    match datagen::run(&settings, Box::new(file)) {
+        Ok(s) => println!(
+            "{} games ({} white wins, {} black wins, {} draws), {} positions in {} s",
+            s.games,
+            s.white_wins,
+            s.black_wins,
+            s.draws,
+            s.positions,
+            started.elapsed().as_secs()
+        ),
+        Err(e) => fail(format!("writing {}: {e}", out.display())),
+    }
+}
+
+fn run_rescore(data: &[PathBuf], out: &PathBuf, settings: &rescore::Settings) {
+    let mut text = String::new();
+    for path in data {
+        let part = std::fs::read_to_string(path)
+            .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", path.display())));
+        text.push_str(&part);
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    let file =
+        File::create(out).unwrap_or_else(|e| fail(format!("cannot create {}: {e}", out.display())));
+    let started = Instant::now();
+    match rescore::run(&text, settings, Box::new(file)) {
+        Ok(s) => println!(
+            "{} positions rescored, {} no longer quiet, {} invalid lines, in {} s",
+            s.kept,
+            s.noisy,
+            s.invalid,
+            started.elapsed().as_secs()
+        ),
+        Err(e) => fail(format!("writing {}: {e}", out.display())),
+    }
+}
+
+fn run_train(
+    data: &[PathBuf],
+    out: &PathBuf,
+    result_weight: f32,
+    mirror: bool,
+    settings: train::Settings,
+) {
+    let mut positions = train::Data::default();
+    let mut skipped = train::Skipped::default();
+    for path in data {
+        let text = std::fs::read_to_string(path)
+            .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", path.display())));
+        positions.load(&text, result_weight, mirror, &mut skipped);
+    }
+    println!(
+        "{} positions ({} malformed, {} in check skipped)",
+        positions.len(),
+        skipped.malformed,
+        skipped.in_check
+    );
+    if positions.is_empty() {
+        fail("no usable position".to_string());
+    }
+    if let Some(init) = &settings.init {
+        println!(
+            "validation error of the starting network {:.6}",
+            train::validation_error(init, &positions)
+        );
+    }
+    let started = Instant::now();
+    let net = train::train(&positions, &settings, |e| {
+        println!(
+            "epoch {} rate {:.6} train {:.6} validation {:.6} ({} s)",
+            e.epoch,
+            e.rate,
+            e.train_error,
+            e.validation_error,
+            started.elapsed().as_secs()
+        );
+    });
+    std::fs::write(out, nnue::file::encode(&net.quantize()))
+        .unwrap_or_else(|e| fail(format!("cannot write {}: {e}", out.display())));
+    println!("wrote {}", out.display());
+}

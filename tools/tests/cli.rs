@@ -1,0 +1,115 @@
+//! The training pipeline's command line: `datagen` writes positions that `rescore` and
+//! `train` read, `train` writes a network the engine can decode, and bad paths get a message.
+
+use std::path::Path;
+use std::process::Command;
+
+fn tools(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pivot-tools"))
+        .args(args)
+        .output()
+        .expect("run pivot-tools");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn help_lists_the_three_stages() {
+    let (code, out, _) = tools(&["--help"]);
+    assert_eq!(code, 0);
+    for word in ["datagen", "rescore", "train"] {
+        assert!(out.contains(word), "{word} missing from:\n{out}");
+    }
+}
+
+#[test]
+fn datagen_rescore_and_train_read_each_other() {
+    let dir = std::env::temp_dir().join(format!("pivot-tools-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("games.txt");
+    let rescored = dir.join("rescored.txt");
+    let network = dir.join("net.nnue");
+    let (code, out, err) = tools(&[
+        "datagen",
+        "--out",
+        path(&data),
+        "--games",
+        "3",
+        "--nodes",
+        "400",
+        "--seed",
+        "5",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("3 games"), "{out}");
+    let text = std::fs::read_to_string(&data).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(!lines.is_empty());
+    for line in &lines {
+        let fields: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        assert!(fields[1].parse::<i32>().is_ok(), "{line}");
+        assert!(["1.0", "0.5", "0.0"].contains(&fields[2]), "{line}");
+    }
+
+    let (code, out, err) = tools(&[
+        "rescore",
+        path(&data),
+        "--out",
+        path(&rescored),
+        "--nodes",
+        "300",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let kept = std::fs::read_to_string(&rescored).unwrap().lines().count();
+    assert!(
+        out.starts_with(&format!("{kept} positions rescored")),
+        "{out}"
+    );
+    assert!(kept > 0 && kept <= lines.len(), "{kept} of {}", lines.len());
+
+    let (code, out, err) = tools(&[
+        "train",
+        path(&data),
+        path(&rescored),
+        "--out",
+        path(&network),
+        "--epochs",
+        "1",
+        "--batch",
+        "64",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("epoch 1 "), "{out}");
+    let bytes = std::fs::read(&network).unwrap();
+    assert!(pivot::nnue::file::decode(&bytes).is_ok());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_paths_get_a_message_and_status_2() {
+    for args in [
+        &["train", "/nonexistent/data.txt", "--out", "net.nnue"][..],
+        &["rescore", "/nonexistent/data.txt", "--out", "r.txt"][..],
+    ] {
+        let (code, _, err) = tools(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.contains("cannot read /nonexistent/data.txt"), "{err}");
+    }
+    let (code, _, err) = tools(&[
+        "datagen",
+        "--out",
+        "/nonexistent/dir/games.txt",
+        "--games",
+        "1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot create"), "{err}");
+}
