@@ -10,7 +10,6 @@ use crate::game::{Game, repeats};
 use crate::score::{DRAW, mate_in_moves};
 use crate::search::{Collect, Job, Limits, PvLine, SearchControl, Searcher};
 use crate::tt::TranspositionTable;
-use crate::uci::fmt::uci_move;
 
 /// How long each position is searched.
 #[derive(Clone, Copy, Debug)]
@@ -79,7 +78,7 @@ fn replay(root: &Game, pv: &[Move]) -> Result<Replay, usize> {
 
 fn describe(pv: &[Move]) -> String {
     pv.iter()
-        .map(|m| uci_move(*m, CastlingMode::Standard))
+        .map(|m| m.to_uci(CastlingMode::Standard).to_string())
         .collect::<Vec<_>>()
         .join(" ")
 }

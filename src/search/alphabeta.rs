@@ -1,117 +1,30 @@
-//! Principal variation search: the root move loop and the recursive negamax.
+//! Principal variation search below the root: the recursive negamax, its move loop, and what a
+//! searched node leaves in the table.
 
-use shakmaty::{Chess, Move, MoveList, Position, Role};
+use shakmaty::{Chess, Move, MoveList, Position};
 
+use super::Searcher;
+use super::evals::Evals;
 use super::ordering::{MAX_MOVES, is_good_tactical, is_plain_quiet, pick_next};
 use super::params::{
-    DOUBLE_EXTENSION_LIMIT, DOUBLE_EXTENSION_MARGIN, FUTILITY_BASE, FUTILITY_MARGIN,
-    FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH, LMR_MIN_DEPTH, LMR_MIN_INDEX,
-    LMR_MIN_INDEX_PV, NULL_MOVE_BASE_REDUCTION, NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MIN_DEPTH,
-    QUIET_SEE_MARGIN, RFP_MARGIN, RFP_MAX_DEPTH, SEE_PRUNE_MARGIN, SEE_PRUNE_MAX_DEPTH,
-    SINGULAR_MARGIN, SINGULAR_MIN_DEPTH, SINGULAR_TT_DEPTH_GAP,
+    FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH,
+    LMR_MIN_DEPTH, LMR_MIN_INDEX, LMR_MIN_INDEX_PV, QUIET_SEE_MARGIN, RFP_MARGIN, RFP_MAX_DEPTH,
+    SEE_PRUNE_MARGIN, SEE_PRUNE_MAX_DEPTH,
 };
+use super::pruning::{Singular, TtExtension};
 use super::see::see_ge;
-use super::{CURRMOVE_AFTER, Reporter, Searcher};
-use crate::game::{key_after, key_of, repeats};
-use crate::nnue::{self, Accumulator};
-use crate::score::MAX_PLY;
-use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, NO_EVAL, TB_WIN};
-use crate::tb;
+use crate::game::{key_after, repeats};
+use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, NO_EVAL, TB_WIN};
 use crate::tt::{Bound, PackedMove, TtEntry, score_from_tt, score_to_tt};
 
 impl Searcher {
-    /// Searches every root move at `depth` within (alpha, beta). The first move gets the full
-    /// window, the rest a null window with a re-search when they beat alpha. Whenever the root
-    /// PV changes (a new best move, or a new line for the first move) an `info` line goes out
-    /// at once.
-    pub(super) fn search_root(
-        &mut self,
-        report: &mut dyn Reporter,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        self.pv.clear_row(0);
-        self.root_best = -INFINITY;
-        self.root_depth = depth;
-        self.evals[0] = NO_EVAL;
-        self.double_extensions[1] = 0;
-        let root = self.root.clone();
-        self.accs[0] = Accumulator::from_position(nnue::network(), &root);
-        let root_key = self.root_key;
-        self.keys.push(root_key);
-        // Under MultiPV, the moves of the lines already found at this depth stand before
-        // `first` and are left out.
-        let first = self.pv_index;
-        let follow = self.prev_pv.first().copied().filter(|_| self.follow_pv);
-        // Search the previous iteration's best move first.
-        if let Some(lead) = follow
-            && let Some(i) = self.root_moves[first..].iter().position(|r| r.mv == lead)
-        {
-            self.root_moves[first..=first + i].rotate_right(1);
-        }
-        let mut best = -INFINITY;
-        for i in first..self.root_moves.len() {
-            let m = self.root_moves[i].mv;
-            if self.elapsed() >= CURRMOVE_AFTER {
-                report.current_move(depth, m, i + 1);
-            }
-            let mut child = root.clone();
-            child.play_unchecked(m);
-            let child_key = key_after(&root, root_key, m, &child);
-            self.tt.prefetch(child_key);
-            self.push_accumulator(0, &root, &m);
-            self.path_moves[0] = Some(m);
-            let follows = follow == Some(m);
-            let nodes_before = self.nodes;
-            // Searches the child with the parent's window (lo, hi).
-            let search = |s: &mut Searcher, lo: i32, hi: i32, pv: bool| {
-                -s.negamax(&child, child_key, depth - 1, -hi, -lo, 1, pv, follows)
-            };
-            let score = if i == first {
-                search(self, alpha, beta, true)
-            } else {
-                let s = search(self, alpha, alpha + 1, false);
-                if s > alpha && !self.stopped {
-                    search(self, alpha, beta, true)
-                } else {
-                    s
-                }
-            };
-            self.root_moves[i].nodes = self.nodes - nodes_before;
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-            }
-            if score > alpha {
-                self.pv.update(0, m);
-                self.root_best = score;
-                // The new best move leads the next iteration.
-                self.root_moves[first..=i].rotate_right(1);
-                if score >= beta {
-                    break;
-                }
-                alpha = score;
-                // The root PV changed: a new best move, or a new line for the first one.
-                // (MultiPV lines go out together once the depth is complete.)
-                if self.multipv == 1 && (i > 0 || self.pv.row(0) != self.last.pv.as_slice()) {
-                    let line: Vec<Move> = self.pv.row(0).to_vec();
-                    self.send_info(report, depth, score, None, &line);
-                }
-            }
-        }
-        self.keys.pop();
-        // The rest by effort spent, most first: a stable sort keeps the best move in front.
-        if self.root_moves.len() > first + 2 {
-            self.root_moves[first + 1..].sort_by_key(|r| std::cmp::Reverse(r.nodes));
-        }
-        best
-    }
-
     /// Negamax alpha-beta with PVS. `pv_node` marks nodes searched with an open window;
     /// `follow` says the path so far equals the previous PV's prefix.
+    ///
+    /// In order: draws by rule, quiescence at the horizon, mate-distance pruning, the table,
+    /// the tablebases, then the node's evaluation and the prunings it allows before any move
+    /// (reverse futility, null move), the singular-extension test of the table's move, the
+    /// move loop, and last the result into the table and the correction history.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn negamax(
         &mut self,
@@ -153,7 +66,7 @@ impl Searcher {
         // A singular-extension search of this node leaves one move out: its result must not
         // come from or go into the table (so it has no entry and starts no singular search of
         // its own), and no pruning before the moves applies to it.
-        let excluded = self.excluded[ply];
+        let excluded = self.stack[ply].excluded;
         let entry = if excluded.is_none() {
             self.tt.probe(key)
         } else {
@@ -169,75 +82,33 @@ impl Searcher {
                 return s;
             }
         }
-
-        // Tablebases, right after a capture or pawn move (where the WDL tables are exact). PV
-        // nodes are searched on, so that the PV stays a full line of real moves.
         if !pv_node
             && excluded.is_none()
-            && depth >= self.tb_settings.probe_depth
-            && pos.halfmoves() == 0
-            && let Some(tables) = &self.tb
-            && tables.covers(pos, self.tb_settings.probe_limit)
-            && let Some(wdl) = tables.probe_wdl(pos)
+            && let Some(score) = self.probe_tablebases(pos, key, depth, alpha, beta, ply)
         {
-            self.tbhits += 1;
-            let score = tb::score(wdl, ply, self.tb_settings.rule50);
-            let bound = if score > DRAW + 1 {
-                Bound::Lower
-            } else if score < DRAW - 1 {
-                Bound::Upper
-            } else {
-                Bound::Exact
-            };
-            if bound.cuts(score, alpha, beta) {
-                self.tt.store(
-                    key,
-                    PackedMove::NONE,
-                    score_to_tt(score, ply),
-                    (depth + 6).min(MAX_PLY as i32),
-                    bound,
-                    NO_EVAL,
-                );
-                return score;
-            }
+            return score;
         }
 
         // Internal iterative reduction: off the PV, a deep node without a move from the TT is
         // searched a ply shallower; the best move it stores leads the next visit.
         let iir =
             !pv_node && excluded.is_none() && depth >= IIR_MIN_DEPTH && tt_move == PackedMove::NONE;
-        let depth = depth - i32::from(iir);
-
-        // The static evaluation, and whether it rose since our previous move (two plies up;
-        // unknown counts as not improving).
-        // (A singular-extension search reuses the one its own node just stored.) The table
-        // keeps the network's own evaluation; off the PV the search uses it corrected by the
-        // errors found in positions with the same pawns. (On the PV it stays as it is, so that
-        // a PV's score is the evaluation of its last position.)
-        let (raw_eval, static_eval) = if excluded.is_some() {
-            (NO_EVAL, self.evals[ply])
-        } else {
-            let raw = self.node_static_eval(pos, ply, entry, in_check);
-            (raw, self.search_eval(pos, raw, pv_node))
+        let node = Node {
+            pos,
+            key,
+            depth: depth - i32::from(iir),
+            ply,
+            pv_node,
+            in_check,
+            excluded,
+            entry,
+            tt_move,
+            eval: self.node_evals(pos, ply, entry, in_check, pv_node, excluded.is_some()),
         };
-        self.evals[ply] = static_eval;
-        let improving = !in_check
-            && ply >= 2
-            && self.evals[ply - 2] != NO_EVAL
-            && static_eval > self.evals[ply - 2];
-        // For pruning, a stored score whose bound lies beyond the static evaluation in its own
-        // direction is the better estimate.
-        let eval = match entry {
-            Some(e) if !in_check => {
-                let s = score_from_tt(e.score, ply);
-                if e.bound.cuts(s, static_eval, static_eval) && s.abs() < MATE_BOUND {
-                    s
-                } else {
-                    static_eval
-                }
-            }
-            _ => static_eval,
-        };
+        let Evals {
+            eval, improving, ..
+        } = node.eval;
+        let depth = node.depth;
 
         // Reverse futility pruning: far enough above beta, a quiet position keeps its margin.
         if !pv_node
@@ -249,120 +120,88 @@ impl Searcher {
         {
             return eval;
         }
-
-        // Null-move pruning: if passing still fails high, a real move will too (zugzwang aside,
-        // hence only with pieces besides pawns).
-        if !pv_node
-            && !in_check
-            && depth >= NULL_MOVE_MIN_DEPTH
-            && excluded.is_none()
-            && self.path_moves[ply - 1].is_some()
-            && beta.abs() < MATE_BOUND
-            && has_pieces(pos)
-            && eval >= beta
-            && let Ok(passed) = pos.clone().swap_turn()
-        {
-            let r = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
-            let passed_key = key_of(&passed);
-            self.tt.prefetch(passed_key);
-            self.keys.push(key);
-            self.path_moves[ply] = None;
-            self.accs[ply + 1] = self.accs[ply];
-            self.double_extensions[ply + 1] = self.double_extensions[ply];
-            let score = -self.negamax(
-                &passed,
-                passed_key,
-                depth - 1 - r,
-                -beta,
-                -beta + 1,
-                ply + 1,
-                false,
-                false,
-            );
-            self.keys.pop();
-            if self.stopped {
-                return 0;
-            }
-            if score >= beta {
-                return if score >= MATE_BOUND { beta } else { score };
-            }
+        if let Some(score) = self.null_move_cutoff(&node, beta) {
+            return score;
+        }
+        if self.stopped {
+            return 0;
         }
 
         let mut moves = pos.legal_moves();
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
-
-        // Singular extension: when the TT move's lower bound stands and every other move, at
-        // half the depth, fails low against a margin below it, the TT move is the only good one
-        // and is searched a ply deeper. When the others reach beta even with the margin, several
-        // moves refute the parent and a non-PV node returns at once (multi-cut).
-        // The TT move's extension: +1 when singular, +2 when clearly so (off the PV, a few times
-        // a path), −1 when not singular but its score already beats beta elsewhere.
-        let mut extended_move = None;
-        let mut tt_extension = 0;
-        if let Some(e) = entry
-            && depth >= SINGULAR_MIN_DEPTH
-            && ply < 2 * self.root_depth as usize
-            && matches!(e.bound, Bound::Lower | Bound::Exact)
-            && e.depth >= depth - SINGULAR_TT_DEPTH_GAP
-            && let tt_score = score_from_tt(e.score, ply)
-            && tt_score.abs() < MATE_BOUND
-            && let Some(&candidate) = moves.iter().find(|m| tt_move.matches(**m))
-        {
-            let singular_beta = tt_score - SINGULAR_MARGIN * depth;
-            self.excluded[ply] = Some(candidate);
-            let score = self.negamax(
-                pos,
-                key,
-                (depth - 1) / 2,
-                singular_beta - 1,
-                singular_beta,
-                ply,
-                false,
-                false,
-            );
-            self.excluded[ply] = None;
-            if self.stopped {
-                return 0;
-            }
-            extended_move = Some(candidate);
-            if score < singular_beta {
-                tt_extension = if !pv_node
-                    && score < singular_beta - DOUBLE_EXTENSION_MARGIN
-                    && self.double_extensions[ply] < DOUBLE_EXTENSION_LIMIT
-                {
-                    2
-                } else {
-                    1
-                };
-            } else if !pv_node && singular_beta >= beta {
-                return singular_beta;
-            } else if tt_score >= beta {
-                tt_extension = -1;
-            }
+        let extension = match self.singular_extension(&node, &moves, beta) {
+            Singular::Cut(score) => return score,
+            Singular::Extend(extension) => Some(extension),
+            Singular::Untested => None,
+        };
+        if self.stopped {
+            return 0;
         }
-
         let follow_move = if follow {
             self.prev_pv.get(ply).copied()
         } else {
             None
         };
-        let prev_move = self.path_moves[ply - 1];
+        let result = self.search_moves(&node, &mut moves, alpha, beta, follow_move, extension);
+        if self.stopped {
+            return 0;
+        }
+        if excluded.is_some() {
+            // The left-out move was the only legal one: nothing speaks against its being singular.
+            return if result.best_score == -INFINITY {
+                alpha
+            } else {
+                result.best_score
+            };
+        }
+        self.store_result(&node, beta, &result);
+        result.best_score
+    }
+
+    /// The move loop: every legal move in order, with the prunings of shallow non-PV nodes,
+    /// late-move reductions and PVS re-searches. Returns the best score and move found (and
+    /// whether one raised alpha); the caller checks for a stop.
+    #[inline]
+    fn search_moves(
+        &mut self,
+        node: &Node,
+        moves: &mut MoveList,
+        mut alpha: i32,
+        beta: i32,
+        follow_move: Option<Move>,
+        extension: Option<TtExtension>,
+    ) -> MovesResult {
+        let Node {
+            pos,
+            key,
+            depth,
+            ply,
+            pv_node,
+            in_check,
+            ..
+        } = *node;
+        let Evals {
+            eval, improving, ..
+        } = node.eval;
+        let prev_move = self.stack[ply - 1].mv;
         let mut scores = [0i32; MAX_MOVES];
         self.heur.score_moves(
             pos,
-            &moves,
+            moves,
             &mut scores,
             ply,
             follow_move,
-            tt_move,
+            node.tt_move,
             prev_move,
         );
 
-        let mut best_score = -INFINITY;
-        let mut best_move: Option<Move> = None;
-        let mut raised_alpha = false;
+        let mut result = MovesResult {
+            best_score: -INFINITY,
+            best_move: None,
+            raised_alpha: false,
+        };
         let mut quiets_tried = MoveList::new();
         // Shallow non-PV nodes out of check may skip quiet moves that cannot matter: past a
         // move count (late-move pruning), or when even a margin above the static evaluation
@@ -373,8 +212,8 @@ impl Searcher {
             depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
         self.keys.push(key);
         for i in 0..moves.len() {
-            let m = pick_next(&mut moves, &mut scores, i);
-            if excluded == Some(m) {
+            let m = pick_next(moves, &mut scores, i);
+            if node.excluded == Some(m) {
                 continue;
             }
             let quiet = !m.is_capture() && m.promotion().is_none();
@@ -390,11 +229,11 @@ impl Searcher {
             };
             let may_see_prune = may_prune
                 && depth <= SEE_PRUNE_MAX_DEPTH
-                && best_score > -MATE_BOUND
+                && result.best_score > -MATE_BOUND
                 && !is_good_tactical(scores[i]);
             let past_limit = may_prune
                 && quiet
-                && best_score > -MATE_BOUND
+                && result.best_score > -MATE_BOUND
                 && ((depth <= LMP_MAX_DEPTH && quiets_tried.len() >= lmp_limit) || futile);
             let loses_exchange = || may_see_prune && !see_ge(pos, m, -see_margin * depth);
             if !past_limit && loses_exchange() {
@@ -409,37 +248,20 @@ impl Searcher {
             self.tt.prefetch(child_key);
             self.push_accumulator(ply, pos, &m);
             let child_follow = follow_move == Some(m);
-            self.path_moves[ply] = Some(m);
-            let extension = if extended_move == Some(m) {
-                tt_extension
-            } else {
-                0
+            self.stack[ply].mv = Some(m);
+            let extension = match extension {
+                Some(e) if e.mv == m => e.plies,
+                _ => 0,
             };
             let new_depth = depth - 1 + extension;
-            self.double_extensions[ply + 1] =
-                self.double_extensions[ply] + u8::from(extension == 2);
-            // Late-move reduction for quiet moves ordered late.
-            let min_index = if pv_node {
-                LMR_MIN_INDEX_PV
-            } else {
-                LMR_MIN_INDEX
-            };
-            let reduction = if depth >= LMR_MIN_DEPTH
-                && i >= min_index
-                && !in_check
-                && is_plain_quiet(scores[i])
-                && !child.is_check()
-            {
-                let r = self.lmr[(depth as usize).min(63)][i.min(63)] - i32::from(pv_node);
-                r.clamp(0, depth - 2)
-            } else {
-                0
-            };
+            self.stack[ply + 1].double_extensions =
+                self.stack[ply].double_extensions + u8::from(extension == 2);
+            let reduction = self.late_move_reduction(node, i, scores[i], &child);
             // Searches the child to depth `d` with the parent's window (lo, hi).
             let search = |s: &mut Searcher, d: i32, lo: i32, hi: i32, pv: bool| {
                 -s.negamax(&child, child_key, d, -hi, -lo, ply + 1, pv, child_follow)
             };
-            let score = if best_move.is_none() {
+            let score = if result.best_move.is_none() {
                 search(self, new_depth, alpha, beta, pv_node)
             } else {
                 let mut s = search(self, new_depth - reduction, alpha, alpha + 1, false);
@@ -453,14 +275,13 @@ impl Searcher {
                 }
             };
             if self.stopped {
-                self.keys.pop();
-                return 0;
+                break;
             }
-            if score > best_score {
-                best_score = score;
-                best_move = Some(m);
+            if score > result.best_score {
+                result.best_score = score;
+                result.best_move = Some(m);
                 if score > alpha {
-                    raised_alpha = true;
+                    result.raised_alpha = true;
                     if pv_node {
                         self.pv.update(ply, m);
                     }
@@ -486,15 +307,50 @@ impl Searcher {
             }
         }
         self.keys.pop();
-        if excluded.is_some() {
-            // The left-out move was the only legal one: nothing speaks against its being singular.
-            return if best_score == -INFINITY {
-                alpha
-            } else {
-                best_score
-            };
-        }
+        result
+    }
 
+    /// The late-move reduction of a quiet move ordered late (at `index`, with ordering score
+    /// `order_score`) that leads to `child`: none for early, tactical or checking moves.
+    #[inline]
+    fn late_move_reduction(
+        &self,
+        node: &Node,
+        index: usize,
+        order_score: i32,
+        child: &Chess,
+    ) -> i32 {
+        let Node { depth, pv_node, .. } = *node;
+        let min_index = if pv_node {
+            LMR_MIN_INDEX_PV
+        } else {
+            LMR_MIN_INDEX
+        };
+        if depth >= LMR_MIN_DEPTH
+            && index >= min_index
+            && !node.in_check
+            && is_plain_quiet(order_score)
+            && !child.is_check()
+        {
+            let r = self.lmr[(depth as usize).min(63)][index.min(63)] - i32::from(pv_node);
+            r.clamp(0, depth - 2)
+        } else {
+            0
+        }
+    }
+
+    /// Stores a searched node's result in the table and, where the result says more than the
+    /// static evaluation, the evaluation's error in the correction history.
+    #[inline]
+    fn store_result(&mut self, node: &Node, beta: i32, result: &MovesResult) {
+        let MovesResult {
+            best_score,
+            best_move,
+            raised_alpha,
+        } = *result;
+        let Evals {
+            raw, static_eval, ..
+        } = node.eval;
         let bound = if best_score >= beta {
             Bound::Lower
         } else if raised_alpha {
@@ -504,24 +360,23 @@ impl Searcher {
         };
         let stored_move = if raised_alpha { best_move } else { None };
         self.tt.store(
-            key,
+            node.key,
             stored_move.map_or(PackedMove::NONE, PackedMove::pack),
-            score_to_tt(best_score, ply),
-            depth,
+            score_to_tt(best_score, node.ply),
+            node.depth,
             bound,
-            raw_eval,
+            raw,
         );
         // The evaluation's error, where the result says more than it: not in check, not
         // decided by a capture or promotion, not a bound on the evaluation's own side.
-        if raw_eval != NO_EVAL
+        if raw != NO_EVAL
             && best_move.is_none_or(|m| !m.is_capture() && m.promotion().is_none())
             && best_score.abs() < TB_WIN - MAX_PLY as i32
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
         {
-            self.corr.update(pos, depth, raw_eval, best_score);
+            self.corr.update(node.pos, node.depth, raw, best_score);
         }
-        best_score
     }
 
     /// The score of a draw by rule at a non-root node (fifty moves, repetition, insufficient
@@ -544,73 +399,41 @@ impl Searcher {
     }
 }
 
-impl Searcher {
-    /// The static evaluation of `pos` at `ply`: from its TT entry when that has one, `NO_EVAL`
-    /// in check.
-    #[inline]
-    pub(super) fn node_static_eval(
-        &self,
-        pos: &Chess,
-        ply: usize,
-        entry: Option<TtEntry>,
-        in_check: bool,
-    ) -> i32 {
-        match entry {
-            _ if in_check => NO_EVAL,
-            Some(e) if e.eval != NO_EVAL => e.eval,
-            _ => self.incremental_eval(pos, ply),
-        }
-    }
-
-    /// The evaluation the search works with at a node whose static evaluation is `raw`: off
-    /// the PV, corrected by the correction history; on the PV (and in check) `raw` itself.
-    #[inline]
-    pub(super) fn search_eval(&self, pos: &Chess, raw: i32, pv_node: bool) -> i32 {
-        if raw == NO_EVAL || pv_node {
-            raw
-        } else {
-            self.corr.correct(pos, raw)
-        }
-    }
-
-    /// The evaluation of `pos`, the node at `ply`, from its accumulators (or, with a queen or
-    /// rook against a bare king, the mating score that `eval::static_eval` gives too).
-    #[inline]
-    pub(super) fn incremental_eval(&self, pos: &Chess, ply: usize) -> i32 {
-        if let Some(score) = crate::eval::mopup::bare_king(pos) {
-            return score;
-        }
-        // Unit tests check every incrementally kept accumulator the search reads.
-        #[cfg(test)]
-        assert!(
-            self.accs[ply] == Accumulator::from_position(nnue::network(), pos),
-            "stale accumulator at ply {ply}"
-        );
-        self.accs[ply].network_output(nnue::network(), pos)
-    }
-
-    /// Sets the accumulators of the child reached by `m` from `pos`, the node at `ply`.
-    #[inline]
-    pub(super) fn push_accumulator(&mut self, ply: usize, pos: &Chess, m: &Move) {
-        let (done, next) = self.accs.split_at_mut(ply + 1);
-        next[0].set_after(&done[ply], nnue::network(), pos, m);
-    }
+/// One node of the main search, as its parts see it.
+#[derive(Clone, Copy)]
+pub(super) struct Node<'a> {
+    pub pos: &'a Chess,
+    pub key: u64,
+    /// Remaining depth (after the check extension and internal iterative reduction).
+    pub depth: i32,
+    pub ply: usize,
+    pub pv_node: bool,
+    pub in_check: bool,
+    /// The move a singular-extension search leaves out.
+    pub excluded: Option<Move>,
+    pub entry: Option<TtEntry>,
+    pub tt_move: PackedMove,
+    pub eval: Evals,
 }
 
+/// What a node's move loop found.
+#[derive(Clone, Copy)]
+struct MovesResult {
+    best_score: i32,
+    best_move: Option<Move>,
+    raised_alpha: bool,
+}
 /// Neither side can mate (cheap test first: only positions with few pieces qualify).
 #[inline]
 pub(super) fn insufficient_material(pos: &Chess) -> bool {
     pos.board().occupied().count() <= 4 && pos.is_insufficient_material()
 }
 
-/// Whether the side to move has a piece other than pawns and king.
-fn has_pieces(pos: &Chess) -> bool {
-    (pos.us() & !pos.our(Role::Pawn) & !pos.our(Role::King)).any()
-}
-
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
+
+    use crate::nnue::{self, Accumulator};
 
     use super::*;
     use crate::game::Game;
@@ -633,7 +456,8 @@ mod tests {
                 for depth in [0, 1, 4] {
                     searcher.keys.clear();
                     searcher.keys.extend_from_slice(game.history());
-                    searcher.accs[ply] = Accumulator::from_position(nnue::network(), game.pos());
+                    searcher.stack[ply].acc =
+                        Accumulator::from_position(nnue::network(), game.pos());
                     let score = searcher.negamax(
                         game.pos(),
                         game.key(),
@@ -659,7 +483,7 @@ mod tests {
     }
 
     /// Every evaluation a search reads comes from an accumulator equal to a rebuild
-    /// (`evaluate_at` asserts it in tests): root moves, quiet and tactical moves, null moves,
+    /// (`incremental_eval` asserts it in tests): root moves, quiet and tactical moves, null moves,
     /// quiescence, with a TT warmed by the shallower iterations.
     #[test]
     fn searches_read_only_up_to_date_accumulators() {

@@ -7,11 +7,15 @@
 
 mod alphabeta;
 mod correction;
+mod evals;
+mod frame;
 pub mod ordering;
 pub mod params;
+mod pruning;
 pub mod pv;
 mod qsearch;
 pub mod report;
+mod root;
 pub mod see;
 pub mod threads;
 pub mod time;
@@ -24,12 +28,12 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::eval::static_eval;
 use crate::game::Game;
-use crate::nnue::{self, Accumulator};
 use crate::score::{self, DRAW, INFINITY, MATE, MAX_PLY, is_mate};
 use crate::tb::{Tablebases, TbSettings};
 use crate::tt::{Bound, PackedMove, TranspositionTable};
 use correction::CorrectionHistory;
 pub use correction::splitmix64;
+use frame::Frame;
 use ordering::{Heuristics, MAX_MOVES, pick_next};
 use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, LMR_BASE, LMR_DIVISOR};
 use pv::PvTable;
@@ -168,19 +172,11 @@ pub struct Searcher {
     tbhits: u64,
     pv_index: usize,
     prev_lines: Vec<PvLine>,
-    /// Static evaluation of the node at each ply of the current path (`NO_EVAL` in check).
-    evals: [i32; MAX_PLY],
-    /// The network's accumulators of the node at each ply of the current path.
-    accs: Vec<Accumulator>,
+    /// The node at each ply of the current path: accumulators, static evaluation, the move
+    /// played from it, the move a singular search leaves out, double extensions so far.
+    stack: Vec<Frame>,
     /// Late-move reductions by remaining depth and move index.
     lmr: Box<[[i32; 64]; 64]>,
-    /// The move played at each ply of the current path, leading to the node at `ply + 1`
-    /// (`None` for a null move).
-    path_moves: [Option<Move>; MAX_PLY],
-    /// The move a singular-extension search leaves out at each ply (`None` outside one).
-    excluded: [Option<Move>; MAX_PLY],
-    /// Double extensions on the current path down to the node at each ply.
-    double_extensions: [u8; MAX_PLY + 1],
     /// Depth of the iteration in progress (extensions stop at twice it).
     root_depth: i32,
 }
@@ -233,12 +229,8 @@ impl Searcher {
             tbhits: 0,
             pv_index: 0,
             prev_lines: Vec::new(),
-            evals: [score::NO_EVAL; MAX_PLY],
-            accs: vec![Accumulator::from_position(nnue::network(), &Chess::default()); MAX_PLY + 1],
+            stack: frame::new_stack(),
             lmr: Box::new(lmr_table()),
-            path_moves: [None; MAX_PLY],
-            excluded: [None; MAX_PLY],
-            double_extensions: [0; MAX_PLY + 1],
             root_depth: 0,
         }
     }

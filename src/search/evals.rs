@@ -1,0 +1,130 @@
+//! The search's evaluations of a node: the network's from the per-ply accumulators (kept up to
+//! date move by move), the one the table stored, the correction history's adjustment, and the
+//! estimate the prunings read.
+
+use shakmaty::{Chess, Move};
+
+use super::Searcher;
+use crate::nnue;
+#[cfg(test)]
+use crate::nnue::Accumulator;
+use crate::score::{MATE_BOUND, NO_EVAL};
+use crate::tt::{TtEntry, score_from_tt};
+
+/// A node's evaluations (see `Searcher::node_evals`).
+#[derive(Clone, Copy)]
+pub(super) struct Evals {
+    /// The network's (what the table keeps); `NO_EVAL` in check or in a singular search.
+    pub raw: i32,
+    /// The one the search uses: corrected off the PV.
+    pub static_eval: i32,
+    /// The estimate the prunings read: the table's score where its bound says more.
+    pub eval: i32,
+    /// The static evaluation rose since the side's previous move.
+    pub improving: bool,
+}
+
+impl Searcher {
+    /// The node's raw static evaluation (what the table keeps), the corrected one the search
+    /// uses off the PV, the estimate prunings read, and whether the position improved.
+    #[inline]
+    pub(super) fn node_evals(
+        &mut self,
+        pos: &Chess,
+        ply: usize,
+        entry: Option<TtEntry>,
+        in_check: bool,
+        pv_node: bool,
+        singular_search: bool,
+    ) -> Evals {
+        // The static evaluation, and whether it rose since our previous move (two plies up;
+        // unknown counts as not improving).
+        // (A singular-extension search reuses the one its own node just stored.) The table
+        // keeps the network's own evaluation; off the PV the search uses it corrected by the
+        // errors found in positions with the same pawns. (On the PV it stays as it is, so that
+        // a PV's score is the evaluation of its last position.)
+        let (raw, static_eval) = if singular_search {
+            (NO_EVAL, self.stack[ply].eval)
+        } else {
+            let raw = self.node_static_eval(pos, ply, entry, in_check);
+            (raw, self.search_eval(pos, raw, pv_node))
+        };
+        self.stack[ply].eval = static_eval;
+        let improving = !in_check
+            && ply >= 2
+            && self.stack[ply - 2].eval != NO_EVAL
+            && static_eval > self.stack[ply - 2].eval;
+        // For pruning, a stored score whose bound lies beyond the static evaluation in its own
+        // direction is the better estimate.
+        let eval = match entry {
+            Some(e) if !in_check => {
+                let s = score_from_tt(e.score, ply);
+                if e.bound.cuts(s, static_eval, static_eval) && s.abs() < MATE_BOUND {
+                    s
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
+        Evals {
+            raw,
+            static_eval,
+            eval,
+            improving,
+        }
+    }
+
+    /// The static evaluation of `pos` at `ply`: from its TT entry when that has one, `NO_EVAL`
+    /// in check.
+    #[inline]
+    pub(super) fn node_static_eval(
+        &self,
+        pos: &Chess,
+        ply: usize,
+        entry: Option<TtEntry>,
+        in_check: bool,
+    ) -> i32 {
+        match entry {
+            _ if in_check => NO_EVAL,
+            Some(e) if e.eval != NO_EVAL => e.eval,
+            _ => self.incremental_eval(pos, ply),
+        }
+    }
+
+    /// The evaluation the search works with at a node whose static evaluation is `raw`: off
+    /// the PV, corrected by the correction history; on the PV (and in check) `raw` itself.
+    #[inline]
+    pub(super) fn search_eval(&self, pos: &Chess, raw: i32, pv_node: bool) -> i32 {
+        if raw == NO_EVAL || pv_node {
+            raw
+        } else {
+            self.corr.correct(pos, raw)
+        }
+    }
+
+    /// The evaluation of `pos`, the node at `ply`, from its accumulators (or, with a queen or
+    /// rook against a bare king, the mating score that `eval::static_eval` gives too).
+    #[inline]
+    pub(super) fn incremental_eval(&self, pos: &Chess, ply: usize) -> i32 {
+        if let Some(score) = crate::eval::mopup::bare_king(pos) {
+            return score;
+        }
+        // Unit tests check every incrementally kept accumulator the search reads.
+        #[cfg(test)]
+        assert!(
+            self.stack[ply].acc == Accumulator::from_position(nnue::network(), pos),
+            "stale accumulator at ply {ply}"
+        );
+        self.stack[ply].acc.network_output(nnue::network(), pos)
+    }
+
+    /// Sets the accumulators of the child reached by `m` from `pos`, the node at `ply`.
+    #[inline]
+    pub(super) fn push_accumulator(&mut self, ply: usize, pos: &Chess, m: &Move) {
+        let (done, next) = self.stack.split_at_mut(ply + 1);
+        next[0]
+            .acc
+            .set_after(&done[ply].acc, nnue::network(), pos, m);
+    }
+}

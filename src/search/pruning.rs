@@ -1,0 +1,209 @@
+//! What a node of the main search decides before its move loop: a cut on the tablebases'
+//! result, a cut by the null move, and the singular-extension test of the table's move
+//! (with its multi-cut).
+
+use shakmaty::{Chess, Move, MoveList, Position, Role};
+
+use super::Searcher;
+use super::alphabeta::Node;
+use super::params::{
+    DOUBLE_EXTENSION_LIMIT, DOUBLE_EXTENSION_MARGIN, NULL_MOVE_BASE_REDUCTION,
+    NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MIN_DEPTH, SINGULAR_MARGIN, SINGULAR_MIN_DEPTH,
+    SINGULAR_TT_DEPTH_GAP,
+};
+use crate::game::key_of;
+use crate::score::{DRAW, MATE_BOUND, MAX_PLY, NO_EVAL};
+use crate::tb;
+use crate::tt::{Bound, PackedMove, score_from_tt, score_to_tt};
+
+/// What the singular-extension test decided.
+pub(super) enum Singular {
+    /// Not tried (no fitting table entry, or stopped).
+    Untested,
+    /// The table's move gets this extension (possibly 0 or −1).
+    Extend(TtExtension),
+    /// Several moves beat beta: the node returns this score (multi-cut).
+    Cut(i32),
+}
+
+/// The extension, in plies, of the table's move.
+#[derive(Clone, Copy)]
+pub(super) struct TtExtension {
+    pub mv: Move,
+    pub plies: i32,
+}
+
+impl Searcher {
+    /// Tablebases, right after a capture or pawn move (where the WDL tables are exact): the
+    /// score when the table's result settles the window (PV nodes are searched on, so that the
+    /// PV stays a full line of real moves; the caller probes only off the PV).
+    #[inline]
+    pub(super) fn probe_tablebases(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        if depth < self.tb_settings.probe_depth || pos.halfmoves() != 0 {
+            return None;
+        }
+        let tables = self.tb.as_ref()?;
+        if !tables.covers(pos, self.tb_settings.probe_limit) {
+            return None;
+        }
+        let wdl = tables.probe_wdl(pos)?;
+        self.tbhits += 1;
+        let score = tb::score(wdl, ply, self.tb_settings.rule50);
+        let bound = if score > DRAW + 1 {
+            Bound::Lower
+        } else if score < DRAW - 1 {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        if !bound.cuts(score, alpha, beta) {
+            return None;
+        }
+        self.tt.store(
+            key,
+            PackedMove::NONE,
+            score_to_tt(score, ply),
+            (depth + 6).min(MAX_PLY as i32),
+            bound,
+            NO_EVAL,
+        );
+        Some(score)
+    }
+
+    /// Null-move pruning: if passing still fails high, a real move will too (zugzwang aside,
+    /// hence only with pieces besides pawns). The score to return when it cuts; `None` (also
+    /// when stopped meanwhile, which the caller checks) otherwise.
+    #[inline]
+    pub(super) fn null_move_cutoff(&mut self, node: &Node, beta: i32) -> Option<i32> {
+        let Node {
+            pos,
+            key,
+            depth,
+            ply,
+            ..
+        } = *node;
+        if node.pv_node
+            || node.in_check
+            || depth < NULL_MOVE_MIN_DEPTH
+            || node.excluded.is_some()
+            || self.stack[ply - 1].mv.is_none()
+            || beta.abs() >= MATE_BOUND
+            || !has_pieces(pos)
+            || node.eval.eval < beta
+        {
+            return None;
+        }
+        let passed = pos.clone().swap_turn().ok()?;
+        let r = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
+        let passed_key = key_of(&passed);
+        self.tt.prefetch(passed_key);
+        self.keys.push(key);
+        self.stack[ply].mv = None;
+        self.stack[ply + 1].acc = self.stack[ply].acc;
+        self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
+        let score = -self.negamax(
+            &passed,
+            passed_key,
+            depth - 1 - r,
+            -beta,
+            -beta + 1,
+            ply + 1,
+            false,
+            false,
+        );
+        self.keys.pop();
+        if self.stopped || score < beta {
+            return None;
+        }
+        Some(if score >= MATE_BOUND { beta } else { score })
+    }
+
+    /// Singular extension: when the TT move's lower bound stands and every other move, at half
+    /// the depth, fails low against a margin below it, the TT move is the only good one and is
+    /// searched a ply deeper. When the others reach beta even with the margin, several moves
+    /// refute the parent and a non-PV node returns at once (multi-cut).
+    /// The TT move's extension: +1 when singular, +2 when clearly so (off the PV, a few times
+    /// a path), −1 when not singular but its score already beats beta elsewhere.
+    #[inline]
+    pub(super) fn singular_extension(
+        &mut self,
+        node: &Node,
+        moves: &MoveList,
+        beta: i32,
+    ) -> Singular {
+        let Node {
+            pos,
+            key,
+            depth,
+            ply,
+            pv_node,
+            ..
+        } = *node;
+        let Some(e) = node.entry else {
+            return Singular::Untested;
+        };
+        if depth < SINGULAR_MIN_DEPTH
+            || ply >= 2 * self.root_depth as usize
+            || !matches!(e.bound, Bound::Lower | Bound::Exact)
+            || e.depth < depth - SINGULAR_TT_DEPTH_GAP
+        {
+            return Singular::Untested;
+        }
+        let tt_score = score_from_tt(e.score, ply);
+        if tt_score.abs() >= MATE_BOUND {
+            return Singular::Untested;
+        }
+        let Some(&candidate) = moves.iter().find(|m| node.tt_move.matches(**m)) else {
+            return Singular::Untested;
+        };
+        let singular_beta = tt_score - SINGULAR_MARGIN * depth;
+        self.stack[ply].excluded = Some(candidate);
+        let score = self.negamax(
+            pos,
+            key,
+            (depth - 1) / 2,
+            singular_beta - 1,
+            singular_beta,
+            ply,
+            false,
+            false,
+        );
+        self.stack[ply].excluded = None;
+        if self.stopped {
+            return Singular::Untested;
+        }
+        let extension = if score < singular_beta {
+            if !pv_node
+                && score < singular_beta - DOUBLE_EXTENSION_MARGIN
+                && self.stack[ply].double_extensions < DOUBLE_EXTENSION_LIMIT
+            {
+                2
+            } else {
+                1
+            }
+        } else if !pv_node && singular_beta >= beta {
+            return Singular::Cut(singular_beta);
+        } else if tt_score >= beta {
+            -1
+        } else {
+            0
+        };
+        Singular::Extend(TtExtension {
+            mv: candidate,
+            plies: extension,
+        })
+    }
+}
+
+/// Whether the side to move has a piece other than pawns and king.
+fn has_pieces(pos: &Chess) -> bool {
+    (pos.us() & !pos.our(Role::Pawn) & !pos.our(Role::King)).any()
+}

@@ -1,0 +1,101 @@
+//! The root of each iteration: every root move searched in turn, the best one leading, and a
+//! report whenever the root PV changes.
+
+use shakmaty::{Move, Position};
+
+use super::{CURRMOVE_AFTER, Reporter, Searcher};
+use crate::game::key_after;
+use crate::nnue::{self, Accumulator};
+use crate::score::{INFINITY, NO_EVAL};
+
+impl Searcher {
+    /// Searches every root move at `depth` within (alpha, beta). The first move gets the full
+    /// window, the rest a null window with a re-search when they beat alpha. Whenever the root
+    /// PV changes (a new best move, or a new line for the first move) an `info` line goes out
+    /// at once.
+    pub(super) fn search_root(
+        &mut self,
+        report: &mut dyn Reporter,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.pv.clear_row(0);
+        self.root_best = -INFINITY;
+        self.root_depth = depth;
+        self.stack[0].eval = NO_EVAL;
+        self.stack[1].double_extensions = 0;
+        let root = self.root.clone();
+        self.stack[0].acc = Accumulator::from_position(nnue::network(), &root);
+        let root_key = self.root_key;
+        self.keys.push(root_key);
+        // Under MultiPV, the moves of the lines already found at this depth stand before
+        // `first` and are left out.
+        let first = self.pv_index;
+        let follow = self.prev_pv.first().copied().filter(|_| self.follow_pv);
+        // Search the previous iteration's best move first.
+        if let Some(lead) = follow
+            && let Some(i) = self.root_moves[first..].iter().position(|r| r.mv == lead)
+        {
+            self.root_moves[first..=first + i].rotate_right(1);
+        }
+        let mut best = -INFINITY;
+        for i in first..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            if self.elapsed() >= CURRMOVE_AFTER {
+                report.current_move(depth, m, i + 1);
+            }
+            let mut child = root.clone();
+            child.play_unchecked(m);
+            let child_key = key_after(&root, root_key, m, &child);
+            self.tt.prefetch(child_key);
+            self.push_accumulator(0, &root, &m);
+            self.stack[0].mv = Some(m);
+            let follows = follow == Some(m);
+            let nodes_before = self.nodes;
+            // Searches the child with the parent's window (lo, hi).
+            let search = |s: &mut Searcher, lo: i32, hi: i32, pv: bool| {
+                -s.negamax(&child, child_key, depth - 1, -hi, -lo, 1, pv, follows)
+            };
+            let score = if i == first {
+                search(self, alpha, beta, true)
+            } else {
+                let s = search(self, alpha, alpha + 1, false);
+                if s > alpha && !self.stopped {
+                    search(self, alpha, beta, true)
+                } else {
+                    s
+                }
+            };
+            self.root_moves[i].nodes = self.nodes - nodes_before;
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                self.pv.update(0, m);
+                self.root_best = score;
+                // The new best move leads the next iteration.
+                self.root_moves[first..=i].rotate_right(1);
+                if score >= beta {
+                    break;
+                }
+                alpha = score;
+                // The root PV changed: a new best move, or a new line for the first one.
+                // (MultiPV lines go out together once the depth is complete.)
+                if self.multipv == 1 && (i > 0 || self.pv.row(0) != self.last.pv.as_slice()) {
+                    let line: Vec<Move> = self.pv.row(0).to_vec();
+                    self.send_info(report, depth, score, None, &line);
+                }
+            }
+        }
+        self.keys.pop();
+        // The rest by effort spent, most first: a stable sort keeps the best move in front.
+        if self.root_moves.len() > first + 2 {
+            self.root_moves[first + 1..].sort_by_key(|r| std::cmp::Reverse(r.nodes));
+        }
+        best
+    }
+}
