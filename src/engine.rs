@@ -1,30 +1,25 @@
-//! The engine: owns the game, the options, the hash table and the search thread, and carries
-//! out each UCI command. The search runs on its own thread, fed over a channel; the front end
-//! never waits for it except where the protocol requires the running search to end first.
+//! The engine: owns the game, the options, the hash table, the tablebases and the search
+//! thread. It writes no UCI text: its methods take parsed values and return what the user
+//! should be told as [`Notice`]s, and a search reports through the [`Reporter`] that comes
+//! with its `go`. The search runs on its own thread, fed over a channel; the caller never
+//! waits for it except where the protocol requires the running search to end first.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move, Position};
 
-use crate::bench;
-use crate::eval::{mopup, static_eval, wdl};
 use crate::game::Game;
-use crate::nnue;
 use crate::options::{self, OptionChange};
-use crate::out;
-use crate::perft;
 use crate::search::threads::SearchPool;
 use crate::search::time::Clock;
 use crate::search::{Job, Limits, Reporter, SearchControl};
 use crate::tb::{Tablebases, TbSettings};
 use crate::tt::TranspositionTable;
-use crate::uci::report::UciReport;
-use crate::uci::{Command, GoParams, fmt, parse};
 
 /// What the search thread is asked to do.
 enum Request {
@@ -34,11 +29,31 @@ enum Request {
     Threads(usize),
 }
 
-/// Whether the input loop goes on after a command.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
-    Continue,
-    Quit,
+/// Something the user should be told, in plain words (the front end decides how).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    Info(String),
+    Warning(String),
+    Error(String),
+}
+
+/// What a `go` asks for, as numbers (from the side to move's and the other side's clock);
+/// what could not be read is listed in `problems`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoParams {
+    pub searchmoves: Vec<String>,
+    pub ponder: bool,
+    pub wtime: Option<u64>,
+    pub btime: Option<u64>,
+    pub winc: Option<u64>,
+    pub binc: Option<u64>,
+    pub movestogo: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub mate: Option<u32>,
+    pub movetime: Option<u64>,
+    pub infinite: bool,
+    pub problems: Vec<String>,
 }
 
 pub struct Engine {
@@ -94,99 +109,62 @@ impl Engine {
         }
     }
 
-    /// Handles one input line.
-    pub fn handle_line(&mut self, line: &str) -> Flow {
-        match parse(line) {
-            Ok(Some(command)) => self.handle(command),
-            Ok(None) => Flow::Continue,
-            Err(message) => {
-                out::send(&fmt::info_string(&message));
-                Flow::Continue
-            }
-        }
+    /// The game as it stands (the position to search).
+    pub fn game(&self) -> &Game {
+        &self.game
     }
 
-    pub fn handle(&mut self, command: Command) -> Flow {
-        match command {
-            Command::Uci => {
-                out::send(&format!("id name Pivot {}", env!("CARGO_PKG_VERSION")));
-                out::send("id author the Pivot developers");
-                for line in options::declarations() {
-                    out::send(&line);
-                }
-                out::send("uciok");
-            }
-            Command::IsReady => out::send("readyok"),
-            Command::Debug(on) => self.debug = on,
-            Command::Register => {}
-            Command::UciNewGame => {
-                self.finish_search();
-                self.tt.clear();
-                self.send_request(Request::NewGame);
-            }
-            Command::SetOption { name, value } => {
-                self.finish_search();
-                self.set_option(&name, value.as_deref());
-            }
-            Command::Position { fen, moves } => {
-                self.finish_search();
-                self.set_position(fen.as_deref(), &moves);
-            }
-            Command::Go(params) => {
-                self.finish_search();
-                self.go(params);
-            }
-            Command::Stop => {
-                self.control.stop.store(true, Ordering::Relaxed);
-                self.wake_worker();
-            }
-            Command::PonderHit => {
-                self.control.pondering.store(false, Ordering::Relaxed);
-                self.wake_worker();
-            }
-            Command::Quit => {
-                self.finish_search();
-                return Flow::Quit;
-            }
-            Command::Display => self.display(),
-            Command::Eval => self.eval(),
-            Command::Perft(depth) => {
-                self.finish_search();
-                self.perft(depth);
-            }
-            Command::Bench(depth) => {
-                self.finish_search();
-                let result = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH), true);
-                out::send(&fmt::info_string(&format!(
-                    "{} nodes {} nps",
-                    result.nodes,
-                    result.nps()
-                )));
-            }
-        }
-        Flow::Continue
+    /// `UCI_ShowWDL`: whether the reports of a search add win/draw/loss estimates.
+    pub fn show_wdl(&self) -> bool {
+        self.show_wdl
     }
 
-    /// Stops the running search, if any, and waits until its `bestmove` has been sent.
-    pub fn finish_search(&mut self) {
-        if !self.searching {
-            return;
-        }
+    /// `debug on|off`: with it on, `go` also tells what it asked the search for.
+    pub fn set_debug(&mut self, on: bool) {
+        self.debug = on;
+    }
+
+    /// A new game: the table and the search heuristics are cleared.
+    pub fn new_game(&mut self) -> Vec<Notice> {
+        let notices = self.finish_search();
+        self.tt.clear();
+        self.send_request(Request::NewGame);
+        notices
+    }
+
+    /// Asks the running search, if any, to stop; its best move follows at once.
+    pub fn stop(&self) {
         self.control.stop.store(true, Ordering::Relaxed);
         self.wake_worker();
+    }
+
+    /// The move being pondered on was played: the search goes on under the clock.
+    pub fn ponderhit(&self) {
+        self.control.pondering.store(false, Ordering::Relaxed);
+        self.wake_worker();
+    }
+
+    /// Stops the running search, if any, and waits until its best move has been reported.
+    pub fn finish_search(&mut self) -> Vec<Notice> {
+        let mut notices = Vec::new();
+        if !self.searching {
+            return notices;
+        }
+        self.stop();
         if self.finished.recv().is_err() {
             log::error!("the search thread ended unexpectedly; starting a new one");
-            out::send(&fmt::error(
-                "the search thread failed; a new one was started",
+            notices.push(Notice::Error(
+                "the search thread failed; a new one was started".to_string(),
             ));
             self.restart_worker();
         }
         self.searching = false;
+        notices
     }
 
     /// Ends the search thread (at `quit` or end of input).
     pub fn shutdown(&mut self) {
-        self.finish_search();
+        let _ = self.finish_search();
         self.requests = None;
         if let Some(worker) = self.worker.take() {
             let _ = worker.join();
@@ -218,16 +196,18 @@ impl Engine {
         self.worker = Some(worker);
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) {
+    /// `setoption`: sets one option (the running search, if any, is finished first).
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Vec<Notice> {
+        let mut notices = self.finish_search();
         match options::parse(name, value) {
-            Ok(OptionChange::Hash(mb)) => self.resize_hash(mb),
+            Ok(OptionChange::Hash(mb)) => notices.extend(self.resize_hash(mb)),
             Ok(OptionChange::ClearHash) => self.tt.clear(),
             Ok(OptionChange::MoveOverhead(ms)) => self.move_overhead_ms = ms,
             Ok(OptionChange::Ponder(on)) => self.ponder = on,
             Ok(OptionChange::MultiPv(n)) => self.multipv = n,
             Ok(OptionChange::Threads(n)) => self.send_request(Request::Threads(n)),
             Ok(OptionChange::ShowWdl(on)) => self.show_wdl = on,
-            Ok(OptionChange::SyzygyPath(path)) => self.load_tablebases(&path),
+            Ok(OptionChange::SyzygyPath(path)) => notices.extend(self.load_tablebases(&path)),
             Ok(OptionChange::SyzygyProbeDepth(d)) => self.tb_settings.probe_depth = d,
             Ok(OptionChange::Syzygy50MoveRule(on)) => self.tb_settings.rule50 = on,
             Ok(OptionChange::SyzygyProbeLimit(n)) => self.tb_settings.probe_limit = n,
@@ -235,50 +215,53 @@ impl Engine {
                 self.chess960 = on;
                 self.game = std::mem::take(&mut self.game).with_castling(self.castling_mode());
             }
-            Err(e) => out::send(&fmt::error(&format!("{e}; option unchanged"))),
+            Err(e) => notices.push(Notice::Error(format!("{e}; option unchanged"))),
         }
         log::debug!(
             "options: ponder={} overhead={}",
             self.ponder,
             self.move_overhead_ms
         );
+        notices
     }
 
     /// Replaces the hash table, freeing the old one first so memory never holds both. If the
     /// new size cannot be allocated, the old size is restored.
-    fn resize_hash(&mut self, mb: usize) {
+    fn resize_hash(&mut self, mb: usize) -> Option<Notice> {
         self.tt = Arc::new(TranspositionTable::new(0).expect("a one-slot table"));
         match TranspositionTable::new(mb) {
             Ok(tt) => {
                 self.tt = Arc::new(tt);
                 self.hash_mb = mb;
+                None
             }
             Err(e) => {
-                out::send(&fmt::error(&format!("{e}; Hash unchanged")));
                 let fallback = TranspositionTable::new(self.hash_mb)
                     .or_else(|_| TranspositionTable::new(1))
                     .expect("a one-megabyte table");
                 self.tt = Arc::new(fallback);
+                Some(Notice::Error(format!("{e}; Hash unchanged")))
             }
         }
     }
 
     /// Loads the Syzygy tables of `path` (empty: none) and says what was found.
-    fn load_tablebases(&mut self, path: &str) {
+    fn load_tablebases(&mut self, path: &str) -> Option<Notice> {
         self.tb = None;
         if path.is_empty() {
-            return;
+            return None;
         }
         match Tablebases::open(path) {
             Ok(tables) => {
-                out::send(&fmt::info_string(&format!(
+                let found = format!(
                     "Syzygy: {} table files, up to {} pieces, in '{path}'",
                     tables.files(),
                     tables.max_pieces()
-                )));
+                );
                 self.tb = Some(Arc::new(tables));
+                Some(Notice::Info(found))
             }
-            Err(e) => out::send(&fmt::error(&format!("{e}; no tablebases in use"))),
+            Err(e) => Some(Notice::Error(format!("{e}; no tablebases in use"))),
         }
     }
 
@@ -286,25 +269,26 @@ impl Engine {
         CastlingMode::from_chess960(self.chess960)
     }
 
-    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+    /// `position`: the game from `fen` (the start position if `None`) and `moves`. A bad FEN
+    /// leaves the position as it was; an illegal move stops the list there.
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Vec<Notice> {
+        let mut notices = self.finish_search();
         let mut game = match fen {
             None => Game::start(self.castling_mode()),
             Some(fen) => match Game::from_fen_in(fen, self.castling_mode()) {
                 Ok((game, warnings)) => {
-                    for w in warnings {
-                        out::send(&fmt::warning(&w));
-                    }
+                    notices.extend(warnings.into_iter().map(Notice::Warning));
                     game
                 }
                 Err(e) => {
-                    out::send(&fmt::error(&format!("{e}; position unchanged")));
-                    return;
+                    notices.push(Notice::Error(format!("{e}; position unchanged")));
+                    return notices;
                 }
             },
         };
         for (i, text) in moves.iter().enumerate() {
             if let Err(e) = game.play_uci(text) {
-                out::send(&fmt::error(&format!(
+                notices.push(Notice::Error(format!(
                     "{e} (move {} of the list); position set to before it: {}",
                     i + 1,
                     game.fen()
@@ -313,12 +297,15 @@ impl Engine {
             }
         }
         self.game = game;
+        notices
     }
 
-    fn go(&mut self, params: GoParams) {
-        for problem in &params.problems {
-            out::send(&fmt::error(problem));
-        }
+    /// `go`: starts a search of the current position (the running one, if any, is finished
+    /// first) that reports to `report`; the best move is reported when the search ends (under
+    /// `infinite` or `ponder`, not before `stop` or `ponderhit`).
+    pub fn go(&mut self, params: GoParams, report: Box<dyn Reporter + Send>) -> Vec<Notice> {
+        let mut notices = self.finish_search();
+        notices.extend(params.problems.iter().cloned().map(Notice::Error));
         let pos = self.game.pos();
         let mut searchmoves: Vec<Move> = Vec::new();
         for text in &params.searchmoves {
@@ -328,7 +315,7 @@ impl Engine {
                 .and_then(|u| u.to_move(pos).ok())
             {
                 Some(m) => searchmoves.push(m),
-                None => out::send(&fmt::error(&format!(
+                None => notices.push(Notice::Error(format!(
                     "searchmoves: '{text}' is not a legal move here; ignored"
                 ))),
             }
@@ -340,7 +327,7 @@ impl Engine {
         // A clock for the other side only: the GUI runs a clock we were not told about, so
         // the safe reading is an empty one (a move at once), never an endless search.
         let time = if time.is_none() && (params.wtime.is_some() || params.btime.is_some()) {
-            out::send(&fmt::warning(&format!(
+            notices.push(Notice::Warning(format!(
                 "go: no '{time_name}' for the side to move; moving at once"
             )));
             Some(0)
@@ -366,7 +353,7 @@ impl Engine {
             tb_settings: self.tb_settings,
         };
         if self.debug {
-            out::send(&fmt::info_string(&format!("go: {limits:?}")));
+            notices.push(Notice::Info(format!("go: {limits:?}")));
         }
         self.control.stop.store(false, Ordering::Relaxed);
         self.control
@@ -381,98 +368,9 @@ impl Engine {
             tt: Arc::clone(&self.tt),
             move_overhead_ms: self.move_overhead_ms,
         };
-        let report = UciReport::new(self.game.pos(), self.game.castling(), self.show_wdl);
-        self.send_request(Request::Go(Box::new(job), Box::new(report)));
+        self.send_request(Request::Go(Box::new(job), report));
         self.searching = true;
-    }
-
-    fn display(&self) {
-        let board = self.game.pos().board();
-        let border = " +---+---+---+---+---+---+---+---+";
-        out::send(&fmt::info_string(border));
-        for rank in (0..8u32).rev() {
-            let mut row = String::from(" |");
-            for file in 0..8u32 {
-                let sq = shakmaty::Square::from_coords(
-                    shakmaty::File::new(file),
-                    shakmaty::Rank::new(rank),
-                );
-                let c = board.piece_at(sq).map_or(' ', |p| p.char());
-                row.push_str(&format!(" {c} |"));
-            }
-            row.push_str(&format!(" {}", rank + 1));
-            out::send(&fmt::info_string(&row));
-            out::send(&fmt::info_string(border));
-        }
-        out::send(&fmt::info_string("   a   b   c   d   e   f   g   h"));
-        out::send(&fmt::info_string(&format!("Fen: {}", self.game.fen())));
-        out::send(&fmt::info_string(&format!("Key: {:016X}", self.game.key())));
-        let checkers: Vec<String> = self
-            .game
-            .pos()
-            .checkers()
-            .into_iter()
-            .map(|s| s.to_string())
-            .collect();
-        out::send(&fmt::info_string(&format!(
-            "Checkers: {}",
-            checkers.join(" ")
-        )));
-    }
-
-    /// The `eval` command: the network's output under each output layer (the piece count
-    /// picks one), the bare-king score where it takes over, the win/draw/loss estimate, and
-    /// last the static evaluation the search would start from.
-    fn eval(&self) {
-        let pos = self.game.pos();
-        let pieces = pos.board().occupied().count();
-        let in_use = nnue::bucket(pieces);
-        out::send(&fmt::info_string(&format!(
-            "network output by layer, {} to move, {pieces} pieces use layer {}:",
-            side_name(pos.turn()),
-            in_use + 1
-        )));
-        for (b, cp) in nnue::network().outputs_by_bucket(pos).iter().enumerate() {
-            let mark = if b == in_use { " <-" } else { "" };
-            out::send(&fmt::info_string(&format!(
-                "layer {}: {cp} cp{mark}",
-                b + 1
-            )));
-        }
-        if let Some(cp) = mopup::bare_king(pos) {
-            out::send(&fmt::info_string(&format!(
-                "a queen or rook against a bare king: mating score {cp} cp replaces the network's"
-            )));
-        }
-        let cp = static_eval(pos);
-        let phase = wdl::phase(pos);
-        let (w, d, l) = wdl::wdl(cp, phase);
-        out::send(&fmt::info_string(&format!(
-            "wdl {w} {d} {l} per mille at phase {phase}/{}",
-            wdl::FULL_PHASE
-        )));
-        out::send(&fmt::info_string(&format!("eval {cp} cp (side to move)")));
-    }
-
-    fn perft(&self, depth: u32) {
-        let started = Instant::now();
-        let parts = perft::divide(self.game.pos(), depth);
-        let mut total = 0;
-        for (m, n) in &parts {
-            out::send(&fmt::info_string(&format!(
-                "{}: {n}",
-                fmt::uci_move(*m, self.game.castling())
-            )));
-            total += n;
-        }
-        if depth == 0 {
-            total = 1;
-        }
-        let ms = started.elapsed().as_millis().max(1) as u64;
-        out::send(&fmt::info_string(&format!(
-            "perft {depth} nodes {total} time {ms} nps {}",
-            total * 1000 / ms
-        )));
+        notices
     }
 }
 
@@ -482,15 +380,8 @@ impl Drop for Engine {
     }
 }
 
-fn side_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
 /// Starts the search thread: it takes requests in order and answers each `go` with exactly one
-/// `bestmove`, then a message on the returned receiver.
+/// best move, then a message on the returned receiver.
 fn spawn_worker(control: Arc<SearchControl>) -> (Sender<Request>, Receiver<()>, JoinHandle<()>) {
     let (requests, inbox) = unbounded::<Request>();
     let (done, finished) = unbounded::<()>();

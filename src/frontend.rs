@@ -4,9 +4,9 @@
 use std::borrow::Cow;
 use std::io::BufRead;
 
-use crate::engine::{Engine, Flow};
+use crate::uci::{Flow, Session};
 
-pub fn run(engine: &mut Engine) {
+pub fn run(session: &mut Session) {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut buf = Vec::with_capacity(4096);
@@ -17,7 +17,7 @@ pub fn run(engine: &mut Engine) {
             Ok(_) => {
                 let line = decode_line(&buf);
                 log::debug!(target: "uci", "<< {line}");
-                if engine.handle_line(&line) == Flow::Quit {
+                if session.handle_line(&line) == Flow::Quit {
                     break;
                 }
             }
@@ -27,7 +27,7 @@ pub fn run(engine: &mut Engine) {
             }
         }
     }
-    engine.shutdown();
+    session.shutdown();
 }
 
 /// One raw input line as text: invalid UTF-8 becomes U+FFFD, and the line ending (`\n`,

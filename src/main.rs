@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
-use pivot::engine::Engine;
 use pivot::game::Game;
+use pivot::uci::Session;
 use pivot::uci::fmt::uci_move;
 use pivot::{bench, frontend, perft, pvcheck};
 
@@ -84,8 +84,8 @@ fn main() {
     }
     match cli.command {
         None => {
-            let mut engine = Engine::new();
-            frontend::run(&mut engine);
+            let mut session = Session::new();
+            frontend::run(&mut session);
         }
         Some(Cmd::Bench {
             depth,

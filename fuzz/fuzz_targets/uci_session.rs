@@ -14,10 +14,9 @@
 use std::sync::Mutex;
 
 use libfuzzer_sys::fuzz_target;
-use pivot::engine::{Engine, Flow};
 use pivot::frontend::decode_line;
 use pivot::options::{self, OptionChange};
-use pivot::uci::{Command, parse};
+use pivot::uci::{Command, Flow, Session, parse};
 
 const NODE_CAP: u64 = 64;
 
@@ -57,13 +56,13 @@ const RESET: &[&str] = &[
     "position startpos",
 ];
 
-static ENGINE: Mutex<Option<Engine>> = Mutex::new(None);
+static SESSION: Mutex<Option<Session>> = Mutex::new(None);
 
 fuzz_target!(|data: &[u8]| {
-    let mut slot = ENGINE.lock().unwrap_or_else(|e| e.into_inner());
-    let engine = slot.get_or_insert_with(Engine::new);
+    let mut slot = SESSION.lock().unwrap_or_else(|e| e.into_inner());
+    let session = slot.get_or_insert_with(Session::new);
     for line in RESET {
-        engine.handle_line(line);
+        session.handle_line(line);
     }
     let mut quit = false;
     for raw in data.split(|&b| b == b'\n') {
@@ -77,18 +76,18 @@ fuzz_target!(|data: &[u8]| {
             Ok(Some(command)) => command,
             // Errors and empty lines take the same path as on stdin.
             Ok(None) | Err(_) => {
-                engine.handle_line(&line);
+                session.handle_line(&line);
                 continue;
             }
         };
-        if engine.handle(command) == Flow::Quit {
+        if session.handle(command) == Flow::Quit {
             quit = true;
             break;
         }
     }
-    engine.finish_search();
+    session.finish_search();
     if quit {
-        engine.shutdown();
+        session.shutdown();
         *slot = None;
     }
 });

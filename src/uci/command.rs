@@ -1,5 +1,7 @@
 //! Parsing one input line into a [`Command`]. Pure: no engine state is touched here.
 
+pub use crate::engine::GoParams;
+
 /// A parsed input line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -29,24 +31,6 @@ pub enum Command {
     Perft(u32),
     /// `bench [depth]`.
     Bench(Option<u32>),
-}
-
-/// The parameters of `go`, as numbers; what could not be read is listed in `problems`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GoParams {
-    pub searchmoves: Vec<String>,
-    pub ponder: bool,
-    pub wtime: Option<u64>,
-    pub btime: Option<u64>,
-    pub winc: Option<u64>,
-    pub binc: Option<u64>,
-    pub movestogo: Option<u64>,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    pub mate: Option<u32>,
-    pub movetime: Option<u64>,
-    pub infinite: bool,
-    pub problems: Vec<String>,
 }
 
 const COMMANDS: &[&str] = &[

@@ -2,6 +2,9 @@
 
 pub mod command;
 pub mod fmt;
+pub mod keyboard;
 pub mod report;
+pub mod session;
 
-pub use command::{Command, GoParams, parse};
+pub use command::{Command, parse};
+pub use session::{Flow, Session};
