@@ -4,33 +4,19 @@ import that runs from a lower layer to a higher one.
 
 Usage: scripts/code_stats.py [ROOT]   (ROOT defaults to the repository this script is in)
 
-Layers, bottom up (a module may import its own layer and the ones below):
-  0 score                         shared vocabulary
-  1 game perft tt tb nnue         board helpers, table, tablebases, network
-  2 eval                          the evaluation the engine plays with, the WDL model
-  3 search                        the search (reports through search::report)
-  4 bench pvcheck                 tools that drive the search
-  5 engine options                the engine: game, options, search thread
-  6 uci out frontend              the UCI text: parsing, formatting, the input loop
-  7 main                          the binary
-The training tools (tools/) sit above all of them. Modules not listed (say from an older
-tree) are reported as such.
+The layers are the table in tests/architecture.rs (README, "Architecture"), read from the
+repository this script is in, so an older tree (ROOT) is measured against today's layers;
+its modules that have no layer are listed as such.
 """
 
 import os
 import re
 import sys
 
-LAYERS = {
-    "score": 0,
-    "game": 1, "perft": 1, "tt": 1, "tb": 1, "nnue": 1,
-    "eval": 2,
-    "search": 3,
-    "bench": 4, "pvcheck": 4,
-    "engine": 5, "options": 5,
-    "uci": 6, "out": 6, "frontend": 6,
-    "main": 7, "lib": 7,
-}
+def layers(root):
+    """The layer table of tests/architecture.rs (module -> layer)."""
+    text = open(os.path.join(root, "tests", "architecture.rs"), encoding="utf-8").read()
+    return {m: int(l) for m, l in re.findall(r'\("([a-z_0-9]+)", (\d+)\)', text)}
 
 USE = re.compile(r"\bcrate::([a-z_0-9]+)")
 FN = re.compile(r"^\s*(pub(\([a-z]+\))?\s+)?(const\s+)?fn\s+([a-z_0-9]+)")
@@ -69,7 +55,9 @@ def functions(lines):
 
 
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = sys.argv[1] if len(sys.argv) > 1 else here
+    LAYERS = layers(here)
     src = os.path.join(root, "src")
     files, funcs, upward, unknown = [], [], [], set()
     for dirpath, _, names in os.walk(src):

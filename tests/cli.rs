@@ -45,6 +45,22 @@ fn bench_ends_with_nodes_and_nps_and_is_deterministic() {
     assert_eq!(second.split_whitespace().next(), Some(words[0]));
 }
 
+/// The search's signature: `pivot bench` at its default depth searches exactly the nodes
+/// recorded in `bench::SIGNATURE` (a change of search or evaluation updates both).
+#[test]
+fn bench_gives_the_recorded_signature() {
+    let (code, out, _) = pivot(&["bench"]);
+    assert_eq!(code, 0);
+    let last = out.lines().last().unwrap();
+    let nodes: u64 = last.split_whitespace().next().unwrap().parse().unwrap();
+    assert_eq!(
+        nodes,
+        pivot::bench::SIGNATURE,
+        "bench signature changed: {last}; if the search was meant to change, update \
+         bench::SIGNATURE and say Bench: {nodes} in the commit message"
+    );
+}
+
 #[test]
 fn perft_divides_and_totals() {
     let (code, out, _) = pivot(&["perft", "3"]);
