@@ -45,10 +45,14 @@ pub fn for_movetime(movetime_ms: u64) -> TimeLimits {
 /// control.
 ///
 /// The soft limit plans an even share of the usable time over the moves to go plus most of the
-/// increment, but never more than half of the usable time; the hard limit allows up to four times
-/// the soft limit, never more than three quarters of the usable time. Both limits are at least
-/// 1 ms while the clock holds more than the overhead, never more than the clock less the
-/// overhead, and grow with the time left and with the increment.
+/// increment, but never more than a quarter of the usable time (or half the increment, if that
+/// is more and fits in half of it); the hard limit allows up to four times the soft limit,
+/// never more than half of the usable time. So a clock that has run low with an increment
+/// fills up again until it holds several increments (about four plus the overhead when every
+/// move takes its soft limit), a cushion against a slow move, while a move still gets half an
+/// increment or more whenever the clock holds twice the increment and the overhead. Both
+/// limits are at least 1 ms while the clock holds more than the overhead, never more than the
+/// clock less the overhead, and grow with the time left and with the increment.
 pub fn for_clock(clock: Clock, overhead_ms: u64) -> TimeLimits {
     let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50);
     // Saturating throughout: a GUI may send any clock value up to u64::MAX.
@@ -65,8 +69,9 @@ pub fn for_clock(clock: Clock, overhead_ms: u64) -> TimeLimits {
         .min(left / 2);
     let usable = left - reserve;
     let share = (usable / mtg).saturating_add(clock.inc_ms / 4 * 3);
-    let soft = share.min(usable / 2).max(1);
-    let hard = soft.saturating_mul(4).min(usable / 4 * 3).max(soft);
+    let cap = (usable / 4).max((clock.inc_ms / 2).min(usable / 2));
+    let soft = share.min(cap).max(1);
+    let hard = soft.saturating_mul(4).min(usable / 2).max(soft);
     TimeLimits {
         soft: Duration::from_millis(soft),
         hard: Duration::from_millis(hard),
@@ -263,6 +268,29 @@ mod tests {
                     spent[1..].iter().all(|&t| t >= floor),
                     "{case} (hard): {spent:?}"
                 );
+            }
+        }
+    }
+
+    /// A clock that has run low in an increment game fills up again: when every move takes
+    /// its soft limit and the overhead, the clock settles with at least two increments and the
+    /// overhead on it, and from there a move that runs to its hard limit and lags by another
+    /// increment still does not flag.
+    #[test]
+    fn a_low_clock_with_increment_fills_up_to_a_cushion() {
+        for (start, inc) in [(10_000, 100), (60_000, 1_000), (180_000, 2_000), (500, 500)] {
+            // (Where the overhead eats the whole increment, every move costs the clock time.)
+            for overhead in [0, 30, 100].into_iter().filter(|&o| o < inc) {
+                let case = format!("{start}+{inc} overhead {overhead}");
+                // The clock a long game may have come down to.
+                let mut time = inc + overhead + 10;
+                for _ in 0..300 {
+                    let (soft, _) = limits(time, inc, None, overhead);
+                    time = time.checked_sub(soft + overhead).expect(&case) + inc;
+                }
+                assert!(time >= 2 * inc + overhead, "{case}: settles at {time}");
+                let (_, hard) = limits(time, inc, None, overhead);
+                assert!(hard + overhead + inc < time, "{case}: {time} hard {hard}");
             }
         }
     }
