@@ -341,7 +341,7 @@ impl Searcher {
 
     /// Stores a searched node's result in the table and, where the result says more than the
     /// static evaluation, the evaluation's error in the correction history.
-    #[inline]
+    #[inline(always)]
     fn store_result(&mut self, node: &Node, beta: i32, result: &MovesResult) {
         let MovesResult {
             best_score,

@@ -27,7 +27,7 @@ pub(super) struct Evals {
 impl Searcher {
     /// The node's raw static evaluation (what the table keeps), the corrected one the search
     /// uses off the PV, the estimate prunings read, and whether the position improved.
-    #[inline]
+    #[inline(always)]
     pub(super) fn node_evals(
         &mut self,
         pos: &Chess,

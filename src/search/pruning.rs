@@ -37,7 +37,7 @@ impl Searcher {
     /// Tablebases, right after a capture or pawn move (where the WDL tables are exact): the
     /// score when the table's result settles the window (PV nodes are searched on, so that the
     /// PV stays a full line of real moves; the caller probes only off the PV).
-    #[inline]
+    #[inline(always)]
     pub(super) fn probe_tablebases(
         &mut self,
         pos: &Chess,
