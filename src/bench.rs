@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::game::Game;
+use crate::nnue;
 use crate::search::{Job, Limits, SearchControl, Searcher, Silent};
 use crate::tt::TranspositionTable;
 
@@ -101,6 +102,7 @@ pub fn run(depth: u32, follow_pv: bool) -> BenchResult {
             },
             tt: Arc::clone(&tt),
             move_overhead_ms: 0,
+            network: nnue::embedded(),
         };
         let outcome = searcher.run(job, &mut Silent);
         nodes += outcome.nodes;

@@ -14,6 +14,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move, Position};
 
 use crate::game::Game;
+use crate::nnue::{self, Network};
 use crate::options::{self, OptionChange};
 use crate::search::threads::SearchPool;
 use crate::search::time::Clock;
@@ -68,6 +69,8 @@ pub struct Engine {
     show_wdl: bool,
     tb: Option<Arc<Tablebases>>,
     tb_settings: TbSettings,
+    /// The network searches evaluate with: the built-in one, or the last `EvalFile` loaded.
+    network: Arc<Network>,
     debug: bool,
     control: Arc<SearchControl>,
     requests: Option<Sender<Request>>,
@@ -100,6 +103,7 @@ impl Engine {
             show_wdl: false,
             tb: None,
             tb_settings: TbSettings::default(),
+            network: nnue::embedded(),
             debug: false,
             control,
             requests: Some(requests),
@@ -112,6 +116,11 @@ impl Engine {
     /// The game as it stands (the position to search).
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The network searches evaluate with.
+    pub fn network(&self) -> &Network {
+        &self.network
     }
 
     /// `UCI_ShowWDL`: whether the reports of a search add win/draw/loss estimates.
@@ -211,6 +220,7 @@ impl Engine {
             Ok(OptionChange::SyzygyProbeDepth(d)) => self.tb_settings.probe_depth = d,
             Ok(OptionChange::Syzygy50MoveRule(on)) => self.tb_settings.rule50 = on,
             Ok(OptionChange::SyzygyProbeLimit(n)) => self.tb_settings.probe_limit = n,
+            Ok(OptionChange::EvalFile(path)) => notices.push(self.load_network(path.as_deref())),
             Ok(OptionChange::Chess960(on)) => {
                 self.chess960 = on;
                 self.game = std::mem::take(&mut self.game).with_castling(self.castling_mode());
@@ -242,6 +252,31 @@ impl Engine {
                 self.tt = Arc::new(fallback);
                 Some(Notice::Error(format!("{e}; Hash unchanged")))
             }
+        }
+    }
+
+    /// Switches to the network in the file at `path` (`None`: the built-in one), and clears
+    /// the hash table, whose entries hold the old network's evaluations. A file that cannot be
+    /// read or is not a network of this build's shape leaves the current one in use.
+    fn load_network(&mut self, path: Option<&str>) -> Notice {
+        let Some(path) = path else {
+            self.network = nnue::embedded();
+            self.tt.clear();
+            return Notice::Info("EvalFile: using the built-in network".to_string());
+        };
+        let loaded = std::fs::read(path)
+            .map_err(|e| format!("cannot read '{path}': {e}"))
+            .and_then(|bytes| {
+                nnue::file::decode(&bytes)
+                    .map_err(|e| format!("'{path}' is not a network Pivot can use: {e}"))
+            });
+        match loaded {
+            Ok(net) => {
+                self.network = Arc::new(net);
+                self.tt.clear();
+                Notice::Info(format!("EvalFile: using the network in '{path}'"))
+            }
+            Err(e) => Notice::Error(format!("EvalFile: {e}; the previous network stays in use")),
         }
     }
 
@@ -367,6 +402,7 @@ impl Engine {
             limits,
             tt: Arc::clone(&self.tt),
             move_overhead_ms: self.move_overhead_ms,
+            network: Arc::clone(&self.network),
         };
         self.send_request(Request::Go(Box::new(job), report));
         self.searching = true;

@@ -17,6 +17,9 @@ pub const OVERHEAD_DEFAULT: u64 = 30;
 pub const OVERHEAD_MIN: u64 = 0;
 pub const OVERHEAD_MAX: u64 = 5_000;
 
+/// `EvalFile` naming the network built into the binary.
+pub const EVALFILE_DEFAULT: &str = "<internal>";
+
 /// A validated option change.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionChange {
@@ -33,6 +36,8 @@ pub enum OptionChange {
     SyzygyProbeDepth(i32),
     Syzygy50MoveRule(bool),
     SyzygyProbeLimit(usize),
+    /// A network file to evaluate with; `None` for the one built in.
+    EvalFile(Option<String>),
 }
 
 /// The `option …` lines sent in reply to `uci`.
@@ -56,6 +61,7 @@ pub fn declarations() -> Vec<String> {
         "option name SyzygyProbeDepth type spin default 1 min 1 max 100".to_string(),
         "option name Syzygy50MoveRule type check default true".to_string(),
         "option name SyzygyProbeLimit type spin default 7 min 0 max 7".to_string(),
+        format!("option name EvalFile type string default {EVALFILE_DEFAULT}"),
     ]
 }
 
@@ -111,6 +117,12 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<OptionChange, String> {
         "syzygyprobelimit" => spin("SyzygyProbeLimit", value, 0, 7)
             .map(|v| OptionChange::SyzygyProbeLimit(v as usize)),
         "uci_showwdl" => check("UCI_ShowWDL", value).map(OptionChange::ShowWdl),
+        "evalfile" => Ok(OptionChange::EvalFile(
+            value
+                .map(str::trim)
+                .filter(|v| !v.is_empty() && *v != EVALFILE_DEFAULT)
+                .map(str::to_string),
+        )),
         "uci_chess960" => check("UCI_Chess960", value).map(OptionChange::Chess960),
         _ => Err(format!("unknown option '{name}'")),
     }

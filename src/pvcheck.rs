@@ -7,6 +7,7 @@ use shakmaty::{CastlingMode, Move, Position};
 
 use crate::eval::static_eval;
 use crate::game::{Game, repeats};
+use crate::nnue;
 use crate::score::{DRAW, mate_in_moves};
 use crate::search::{Collect, Job, Limits, PvLine, SearchControl, Searcher};
 use crate::tt::TranspositionTable;
@@ -150,7 +151,7 @@ impl Audit {
                     let leaf_score = if replayed.drawn {
                         DRAW
                     } else {
-                        static_eval(replayed.leaf.pos())
+                        static_eval(nnue::network(), replayed.leaf.pos())
                     };
                     let expected = if line.pv.len() % 2 == 0 {
                         leaf_score
@@ -246,6 +247,7 @@ pub fn search_lines(
         limits,
         tt: Arc::clone(tt),
         move_overhead_ms: 0,
+        network: nnue::embedded(),
     };
     searcher.run(job, &mut collect);
     collect.lines

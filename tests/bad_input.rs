@@ -298,6 +298,56 @@ fn row_unknown_option() {
     still_searches(&mut p, START_FEN);
 }
 
+/// The last line of `eval`: the static evaluation with the network in use.
+fn eval_line(p: &mut Pivot) -> String {
+    reply(p, "eval").pop().expect("an eval line")
+}
+
+#[test]
+fn row_evalfile_missing_truncated_or_not_a_network() {
+    let dir = std::env::temp_dir().join(format!("pivot-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let network = pivot::nnue::file::encode(pivot::nnue::network());
+    let truncated = dir.join("truncated.nnue");
+    std::fs::write(&truncated, &network[..network.len() / 2]).unwrap();
+    let text = dir.join("notes.txt");
+    std::fs::write(&text, "not a network at all").unwrap();
+    let missing = dir.join("missing.nnue");
+
+    let mut p = Pivot::start();
+    p.send("position startpos moves e2e4");
+    let before = eval_line(&mut p);
+    for (path, why) in [
+        (&missing, "cannot read"),
+        (
+            &truncated,
+            "is not a network Pivot can use: a network of 128 hidden neurons",
+        ),
+        (
+            &text,
+            "is not a network Pivot can use: not a Pivot network file",
+        ),
+    ] {
+        let answer = reply(
+            &mut p,
+            &format!("setoption name EvalFile value {}", path.display()),
+        );
+        assert_eq!(answer.len(), 1, "{answer:?}");
+        let line = &answer[0];
+        assert!(
+            line.starts_with("info string error: EvalFile: ") && line.contains(why),
+            "{line}"
+        );
+        assert!(
+            line.ends_with("; the previous network stays in use"),
+            "{line}"
+        );
+        assert_eq!(eval_line(&mut p), before);
+    }
+    still_searches(&mut p, AFTER_E4);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn row_a_clock_for_the_other_side_only() {
     let mut p = Pivot::start();

@@ -25,6 +25,7 @@ fn search(fen: &str, limits: Limits) -> (Outcome, Vec<PvLine>) {
         limits,
         tt,
         move_overhead_ms: 0,
+        network: pivot::nnue::embedded(),
     };
     let outcome = searcher.run(job, &mut collect);
     (outcome, collect.lines)

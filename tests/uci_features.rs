@@ -24,6 +24,64 @@ fn lines_at_depth(lines: &[String], depth: &str) -> Vec<String> {
         .collect()
 }
 
+/// `EvalFile` loads a network from a file (here the built-in one with every output bias
+/// raised by a pawn's worth), `eval` and searches use it, and `<internal>` goes back to the
+/// built-in one.
+#[test]
+fn evalfile_loads_a_network_that_searches_then_use() {
+    use pivot::nnue::{QA, QB, SCALE, file, network};
+    let mut shifted = network().clone();
+    for bias in &mut shifted.output_bias {
+        *bias += QA * QB * 100 / SCALE;
+    }
+    let path = std::env::temp_dir().join(format!("pivot-shifted-{}.nnue", std::process::id()));
+    std::fs::write(&path, file::encode(&shifted)).unwrap();
+    let cp = |line: &str| -> i32 { line.split_whitespace().nth(3).unwrap().parse().unwrap() };
+
+    let mut p = Pivot::start();
+    p.send("position fen 4k3/pppp4/8/8/8/8/4PPPP/4K3 w - - 0 1");
+    p.send("eval");
+    let built_in = cp(p.sync().last().unwrap());
+    let depth_one = |p: &mut Pivot| -> i32 {
+        p.send("go depth 1");
+        let lines = p.read_until("bestmove");
+        field(&lines[lines.len() - 2], "cp")
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let searched = depth_one(&mut p);
+    p.send(&format!("setoption name EvalFile value {}", path.display()));
+    assert_eq!(
+        p.sync(),
+        [format!(
+            "info string EvalFile: using the network in '{}'",
+            path.display()
+        )]
+    );
+    p.send("eval");
+    let raised = cp(p.sync().last().unwrap());
+    assert!(
+        (raised - built_in - 100).abs() <= 2,
+        "{built_in} -> {raised}"
+    );
+    // The search evaluates with it too. (Its leaves one ply down are the opponent's, who
+    // gains the pawn, so the depth-1 score falls.)
+    let shifted_search = depth_one(&mut p);
+    assert!(
+        shifted_search <= searched - 50,
+        "{searched} -> {shifted_search}"
+    );
+    p.send("setoption name EvalFile value <internal>");
+    assert_eq!(
+        p.sync(),
+        ["info string EvalFile: using the built-in network"]
+    );
+    p.send("eval");
+    assert_eq!(cp(p.sync().last().unwrap()), built_in);
+    std::fs::remove_file(&path).ok();
+}
+
 #[test]
 fn multipv_sends_k_lines_per_depth_best_first_with_distinct_moves() {
     let mut p = Pivot::start();

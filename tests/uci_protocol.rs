@@ -33,6 +33,7 @@ fn handshake_lists_id_options_and_uciok() {
             "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
             "option name Syzygy50MoveRule type check default true",
             "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+            "option name EvalFile type string default <internal>",
             "uciok",
         ]
     );
@@ -488,7 +489,7 @@ fn display_eval_and_perft_extensions() {
     // One line per output layer, the start position's 32 pieces picking the last; the last
     // line is the static evaluation.
     let start = shakmaty::Chess::default();
-    let cp = pivot::eval::static_eval(&start);
+    let cp = pivot::eval::static_eval(pivot::nnue::network(), &start);
     assert_eq!(
         lines.last().unwrap(),
         &format!("info string eval {cp} cp (side to move)")

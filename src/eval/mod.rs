@@ -11,10 +11,10 @@ pub mod wdl;
 
 use shakmaty::Chess;
 
-use crate::nnue;
+use crate::nnue::Network;
 
 /// The static evaluation of `pos` in centipawns, from the side to move: the bare-king mating
-/// score where it applies, the network's output otherwise.
-pub fn static_eval(pos: &Chess) -> i32 {
-    mopup::bare_king(pos).unwrap_or_else(|| nnue::network_eval(pos))
+/// score where it applies, `net`'s output otherwise.
+pub fn static_eval(net: &Network, pos: &Chess) -> i32 {
+    mopup::bare_king(pos).unwrap_or_else(|| net.eval_from_scratch(pos))
 }

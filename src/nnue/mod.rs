@@ -10,7 +10,7 @@
 pub mod accumulator;
 pub mod file;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use shakmaty::{Chess, Color, Piece, Square};
 
@@ -62,13 +62,26 @@ pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
     usize::from(!own) * 384 + (piece.role as usize - 1) * 64 + sq
 }
 
-/// The network shipped with Pivot.
-static EMBEDDED: &[u8] = include_bytes!("pivot.nnue");
+/// The network built into the binary: `src/nnue/pivot.nnue`, or the file named by the
+/// `EVALFILE` environment variable at build time (see `build.rs`).
+static EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/embedded.nnue"));
 
 /// The embedded network, decoded once.
+fn shared() -> &'static Arc<Network> {
+    static NET: OnceLock<Arc<Network>> = OnceLock::new();
+    NET.get_or_init(|| {
+        Arc::new(file::decode(EMBEDDED).expect("the embedded network is well formed"))
+    })
+}
+
+/// The embedded network.
 pub fn network() -> &'static Network {
-    static NET: OnceLock<Network> = OnceLock::new();
-    NET.get_or_init(|| file::decode(EMBEDDED).expect("the embedded network is well formed"))
+    shared()
+}
+
+/// The embedded network, to share with searches (an `EvalFile` replaces it per engine).
+pub fn embedded() -> Arc<Network> {
+    Arc::clone(shared())
 }
 
 impl Network {

@@ -5,7 +5,6 @@
 use shakmaty::{Chess, Move};
 
 use super::Searcher;
-use crate::nnue;
 #[cfg(test)]
 use crate::nnue::Accumulator;
 use crate::score::{MATE_BOUND, NO_EVAL};
@@ -113,18 +112,16 @@ impl Searcher {
         // Unit tests check every incrementally kept accumulator the search reads.
         #[cfg(test)]
         assert!(
-            self.stack[ply].acc == Accumulator::from_position(nnue::network(), pos),
+            self.stack[ply].acc == Accumulator::from_position(&self.net, pos),
             "stale accumulator at ply {ply}"
         );
-        self.stack[ply].acc.network_output(nnue::network(), pos)
+        self.stack[ply].acc.network_output(&self.net, pos)
     }
 
     /// Sets the accumulators of the child reached by `m` from `pos`, the node at `ply`.
     #[inline]
     pub(super) fn push_accumulator(&mut self, ply: usize, pos: &Chess, m: &Move) {
         let (done, next) = self.stack.split_at_mut(ply + 1);
-        next[0]
-            .acc
-            .set_after(&done[ply].acc, nnue::network(), pos, m);
+        next[0].acc.set_after(&done[ply].acc, &self.net, pos, m);
     }
 }

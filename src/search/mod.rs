@@ -28,6 +28,7 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::eval::static_eval;
 use crate::game::Game;
+use crate::nnue::{self, Network};
 use crate::score::{self, DRAW, INFINITY, MATE, MAX_PLY, is_mate};
 use crate::tb::{Tablebases, TbSettings};
 use crate::tt::{Bound, PackedMove, TranspositionTable};
@@ -97,6 +98,8 @@ pub struct Job {
     pub limits: Limits,
     pub tt: Arc<TranspositionTable>,
     pub move_overhead_ms: u64,
+    /// The network to evaluate with (the embedded one unless `EvalFile` named another).
+    pub network: Arc<Network>,
 }
 
 /// The result of a search.
@@ -175,6 +178,8 @@ pub struct Searcher {
     /// The node at each ply of the current path: accumulators, static evaluation, the move
     /// played from it, the move a singular search leaves out, double extensions so far.
     stack: Vec<Frame>,
+    /// The network of the current search.
+    net: Arc<Network>,
     /// Late-move reductions by remaining depth and move index.
     lmr: Box<[[i32; 64]; 64]>,
     /// Depth of the iteration in progress (extensions stop at twice it).
@@ -230,6 +235,7 @@ impl Searcher {
             pv_index: 0,
             prev_lines: Vec::new(),
             stack: frame::new_stack(),
+            net: nnue::embedded(),
             lmr: Box::new(lmr_table()),
             root_depth: 0,
         }
@@ -282,6 +288,7 @@ impl Searcher {
                 },
                 tt: Arc::clone(tt),
                 move_overhead_ms: 0,
+                network: Arc::clone(&self.net),
             },
             &mut Silent,
         )
@@ -358,6 +365,7 @@ impl Searcher {
     /// Resets per-search state and builds the root move list.
     fn prepare(&mut self, job: &Job) {
         self.tt = Arc::clone(&job.tt);
+        self.net = Arc::clone(&job.network);
         // One new age per search, however many threads share the table.
         if !self.helper {
             self.tt.new_search();
@@ -681,7 +689,7 @@ impl Searcher {
             self.pv.row(0).to_vec()
         };
         let score = if self.pv.row(0).is_empty() {
-            static_eval(&self.root)
+            static_eval(&self.net, &self.root)
         } else {
             self.root_best
         };

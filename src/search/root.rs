@@ -5,7 +5,7 @@ use shakmaty::{Move, Position};
 
 use super::{CURRMOVE_AFTER, Reporter, Searcher};
 use crate::game::key_after;
-use crate::nnue::{self, Accumulator};
+use crate::nnue::Accumulator;
 use crate::score::{INFINITY, NO_EVAL};
 
 impl Searcher {
@@ -26,7 +26,7 @@ impl Searcher {
         self.stack[0].eval = NO_EVAL;
         self.stack[1].double_extensions = 0;
         let root = self.root.clone();
-        self.stack[0].acc = Accumulator::from_position(nnue::network(), &root);
+        self.stack[0].acc = Accumulator::from_position(&self.net, &root);
         let root_key = self.root_key;
         self.keys.push(root_key);
         // Under MultiPV, the moves of the lines already found at this depth stand before

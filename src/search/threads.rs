@@ -81,6 +81,7 @@ impl SearchPool {
                     limits: limits.clone(),
                     tt: Arc::clone(&job.tt),
                     move_overhead_ms: 0,
+                    network: Arc::clone(&job.network),
                 };
                 let spawned = thread::Builder::new()
                     .name(format!("helper {}", i + 1))

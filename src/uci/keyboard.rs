@@ -9,7 +9,7 @@ use shakmaty::{Color, Position};
 use crate::bench;
 use crate::eval::{mopup, static_eval, wdl};
 use crate::game::Game;
-use crate::nnue;
+use crate::nnue::{self, Network};
 use crate::out;
 use crate::perft as perft_count;
 use crate::uci::fmt;
@@ -48,7 +48,7 @@ pub fn display(game: &Game) {
 /// The `eval` command: the network's output under each output layer (the piece count
 /// picks one), the bare-king score where it takes over, the win/draw/loss estimate, and
 /// last the static evaluation the search would start from.
-pub fn eval(game: &Game) {
+pub fn eval(game: &Game, net: &Network) {
     let pos = game.pos();
     let pieces = pos.board().occupied().count();
     let in_use = nnue::bucket(pieces);
@@ -57,7 +57,7 @@ pub fn eval(game: &Game) {
         side_name(pos.turn()),
         in_use + 1
     )));
-    for (b, cp) in nnue::network().outputs_by_bucket(pos).iter().enumerate() {
+    for (b, cp) in net.outputs_by_bucket(pos).iter().enumerate() {
         let mark = if b == in_use { " <-" } else { "" };
         out::send(&fmt::info_string(&format!(
             "layer {}: {cp} cp{mark}",
@@ -69,7 +69,7 @@ pub fn eval(game: &Game) {
             "a queen or rook against a bare king: mating score {cp} cp replaces the network's"
         )));
     }
-    let cp = static_eval(pos);
+    let cp = static_eval(net, pos);
     let phase = wdl::phase(pos);
     let (w, d, l) = wdl::wdl(cp, phase);
     out::send(&fmt::info_string(&format!(

@@ -72,7 +72,7 @@ impl Session {
                 return Flow::Quit;
             }
             Command::Display => keyboard::display(engine.game()),
-            Command::Eval => keyboard::eval(engine.game()),
+            Command::Eval => keyboard::eval(engine.game(), engine.network()),
             Command::Perft(depth) => {
                 tell(engine.finish_search());
                 keyboard::perft(engine.game(), depth);
