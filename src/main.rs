@@ -50,6 +50,10 @@ enum Cmd {
         /// Hash table size in MB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// Also report and audit a refutation line for every root move after each depth, as
+        /// UCI_ShowRefutations does.
+        #[arg(long)]
+        refutations: bool,
     },
     /// Count legal move sequences to DEPTH, split by first move.
     Perft {
@@ -104,6 +108,7 @@ fn main() {
             depth,
             movetime,
             hash,
+            refutations,
         }) => {
             let budget = match (depth, movetime) {
                 (_, Some(ms)) => pvcheck::Budget::MoveTimeMs(ms),
@@ -111,7 +116,7 @@ fn main() {
             };
             let text = std::fs::read_to_string(&epd)
                 .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", epd.display())));
-            match pvcheck::run(&text, budget, hash) {
+            match pvcheck::run(&text, budget, hash, refutations) {
                 Ok(audit) => {
                     println!("pv-check {} ({budget:?})", epd.display());
                     for line in audit.summary() {

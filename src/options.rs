@@ -38,6 +38,8 @@ pub enum OptionChange {
     SyzygyProbeLimit(usize),
     /// A network file to evaluate with; `None` for the one built in.
     EvalFile(Option<String>),
+    ShowRefutations(bool),
+    ShowCurrLine(bool),
 }
 
 /// The `option …` lines sent in reply to `uci`.
@@ -57,6 +59,8 @@ pub fn declarations() -> Vec<String> {
         ),
         "option name UCI_Chess960 type check default false".to_string(),
         "option name UCI_ShowWDL type check default false".to_string(),
+        "option name UCI_ShowRefutations type check default false".to_string(),
+        "option name UCI_ShowCurrLine type check default false".to_string(),
         "option name SyzygyPath type string default <empty>".to_string(),
         "option name SyzygyProbeDepth type spin default 1 min 1 max 100".to_string(),
         "option name Syzygy50MoveRule type check default true".to_string(),
@@ -117,6 +121,10 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<OptionChange, String> {
         "syzygyprobelimit" => spin("SyzygyProbeLimit", value, 0, 7)
             .map(|v| OptionChange::SyzygyProbeLimit(v as usize)),
         "uci_showwdl" => check("UCI_ShowWDL", value).map(OptionChange::ShowWdl),
+        "uci_showrefutations" => {
+            check("UCI_ShowRefutations", value).map(OptionChange::ShowRefutations)
+        }
+        "uci_showcurrline" => check("UCI_ShowCurrLine", value).map(OptionChange::ShowCurrLine),
         "evalfile" => Ok(OptionChange::EvalFile(
             value
                 .map(str::trim)

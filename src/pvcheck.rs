@@ -9,7 +9,7 @@ use crate::eval::static_eval;
 use crate::game::{Game, repeats};
 use crate::nnue;
 use crate::score::{DRAW, mate_in_moves};
-use crate::search::{Collect, Job, Limits, PvLine, SearchControl, Searcher};
+use crate::search::{Collect, Job, Limits, PvLine, Refutation, SearchControl, Searcher};
 use crate::tt::TranspositionTable;
 
 /// How long each position is searched.
@@ -40,6 +40,14 @@ pub struct Audit {
     /// number of plies.
     pub final_mate: usize,
     pub mate_complete: usize,
+    /// Refutation lines (`UCI_ShowRefutations`, one per root move and depth), those with a
+    /// move that is not legal, those without a reply, and their moves in all.
+    pub refutations: usize,
+    pub refutations_illegal: usize,
+    pub refutations_empty: usize,
+    pub refutation_moves: usize,
+    /// Refutation lines of three moves or more.
+    pub refutations_long: usize,
     /// A few descriptions of failures, for the report.
     pub examples: Vec<String>,
 }
@@ -173,6 +181,31 @@ impl Audit {
         }
     }
 
+    /// Checks every refutation line one search reported from `root`: the root move and the
+    /// line after it legal in turn.
+    pub fn add_refutations(&mut self, name: &str, root: &Game, refutations: &[Refutation]) {
+        for r in refutations {
+            self.refutations += 1;
+            self.refutation_moves += r.line.len();
+            if r.line.is_empty() {
+                self.refutations_empty += 1;
+            }
+            if r.line.len() >= 3 {
+                self.refutations_long += 1;
+            }
+            let mut full = vec![r.mv];
+            full.extend_from_slice(&r.line);
+            if let Err(i) = replay(root, &full) {
+                self.refutations_illegal += 1;
+                self.example(format!(
+                    "{name}: depth {} illegal move {i} in refutation {}",
+                    r.depth,
+                    describe(&full)
+                ));
+            }
+        }
+    }
+
     fn example(&mut self, text: String) {
         if self.examples.len() < 20 {
             self.examples.push(text);
@@ -188,7 +221,7 @@ impl Audit {
                 100.0 * a as f64 / b as f64
             }
         };
-        vec![
+        [
             format!("positions {}", self.positions),
             format!("pv lines {}, illegal {}", self.lines, self.illegal),
             format!(
@@ -206,6 +239,19 @@ impl Audit {
                 self.mate_complete, self.final_mate
             ),
         ]
+        .into_iter()
+        .chain((self.refutations > 0).then(|| {
+            format!(
+                "refutation lines {}, illegal {}, without a reply {}, mean length {:.1} moves, \
+                 3 moves or more {:.1} %",
+                self.refutations,
+                self.refutations_illegal,
+                self.refutations_empty,
+                self.refutation_moves as f64 / self.refutations as f64,
+                pct(self.refutations_long, self.refutations)
+            )
+        }))
+        .collect()
     }
 }
 
@@ -229,15 +275,29 @@ pub fn search_lines(
     root: &Game,
     budget: Budget,
 ) -> Vec<PvLine> {
+    search(searcher, tt, root, budget, false).lines
+}
+
+/// Searches `root` with `budget` from a clear table and returns everything the search
+/// reported, with a refutation line for every root move and depth if `refutations`.
+pub fn search(
+    searcher: &mut Searcher,
+    tt: &Arc<TranspositionTable>,
+    root: &Game,
+    budget: Budget,
+    refutations: bool,
+) -> Collect {
     tt.clear();
     searcher.clear();
     let limits = match budget {
         Budget::Depth(d) => Limits {
             depth: Some(d),
+            show_refutations: refutations,
             ..Limits::default()
         },
         Budget::MoveTimeMs(ms) => Limits {
             movetime: Some(ms),
+            show_refutations: refutations,
             ..Limits::default()
         },
     };
@@ -250,11 +310,13 @@ pub fn search_lines(
         network: nnue::embedded(),
     };
     searcher.run(job, &mut collect);
-    collect.lines
+    collect
 }
 
-/// Audits every position of an EPD text (lines starting with `#` are skipped).
-pub fn run(epd: &str, budget: Budget, hash_mb: usize) -> Result<Audit, String> {
+/// Audits every position of an EPD text (lines starting with `#` are skipped); with
+/// `refutations`, the searches also report a refutation line for every root move and depth
+/// (`UCI_ShowRefutations`), audited too.
+pub fn run(epd: &str, budget: Budget, hash_mb: usize, refutations: bool) -> Result<Audit, String> {
     let control = Arc::new(SearchControl::default());
     let tt = Arc::new(TranspositionTable::new(hash_mb)?);
     let mut searcher = Searcher::new(control);
@@ -264,8 +326,10 @@ pub fn run(epd: &str, budget: Budget, hash_mb: usize) -> Result<Audit, String> {
             continue;
         }
         let root = parse_epd_position(line).map_err(|e| format!("line {}: {e}", number + 1))?;
-        let lines = search_lines(&mut searcher, &tt, &root, budget);
-        audit.add(&format!("line {}", number + 1), &root, &lines);
+        let found = search(&mut searcher, &tt, &root, budget, refutations);
+        let name = format!("line {}", number + 1);
+        audit.add(&name, &root, &found.lines);
+        audit.add_refutations(&name, &root, &found.refutations);
     }
     Ok(audit)
 }

@@ -29,6 +29,8 @@ fn handshake_lists_id_options_and_uciok() {
             "option name MultiPV type spin default 1 min 1 max 256",
             "option name UCI_Chess960 type check default false",
             "option name UCI_ShowWDL type check default false",
+            "option name UCI_ShowRefutations type check default false",
+            "option name UCI_ShowCurrLine type check default false",
             "option name SyzygyPath type string default <empty>",
             "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
             "option name Syzygy50MoveRule type check default true",

@@ -49,7 +49,7 @@ impl Searcher {
         if depth <= 0 {
             return self.qsearch(pos, key, alpha, beta, ply, pv_node);
         }
-        if self.abort_check() {
+        if self.abort_check(ply) {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
@@ -280,6 +280,10 @@ impl Searcher {
             if score > result.best_score {
                 result.best_score = score;
                 result.best_move = Some(m);
+                // For refutation lines: off the PV too, the best move so far and its line.
+                if self.collect_lines && !pv_node && node.excluded.is_none() {
+                    self.pv.update(ply, m);
+                }
                 if score > alpha {
                     result.raised_alpha = true;
                     if pv_node {

@@ -7,6 +7,7 @@
 
 mod alphabeta;
 mod correction;
+pub mod currline;
 mod evals;
 mod frame;
 pub mod ordering;
@@ -27,9 +28,9 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Move, Position};
 
 use crate::eval::static_eval;
-use crate::game::Game;
-use crate::nnue::{self, Network};
-use crate::score::{self, DRAW, INFINITY, MATE, MAX_PLY, is_mate};
+use crate::game::{Game, key_after};
+use crate::nnue::{self, Accumulator, Network};
+use crate::score::{self, DRAW, INFINITY, MATE, MAX_PLY, NO_EVAL, is_mate};
 use crate::tb::{Tablebases, TbSettings};
 use crate::tt::{Bound, PackedMove, TranspositionTable};
 use correction::CorrectionHistory;
@@ -38,11 +39,13 @@ use frame::Frame;
 use ordering::{Heuristics, MAX_MOVES, pick_next};
 use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, LMR_BASE, LMR_DIVISOR};
 use pv::PvTable;
-pub use report::{Collect, PvLine, PvReport, Reporter, Silent};
+pub use report::{Collect, LineSink, PvLine, PvReport, Refutation, Reporter, Silent};
 use time::{Clock, Progress, TimeLimits};
 
 /// `currmove` lines are sent only after this much thinking.
 const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
+/// Depth of the search that finds a reply for a refutation line the iteration left empty.
+const REPLY_DEPTH: i32 = 2;
 /// The clock is read, and helpers report their nodes, once per this many nodes.
 const CHECK_INTERVAL: u64 = 1024;
 
@@ -87,6 +90,10 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
     /// How many best root moves to report, each with its own line (`MultiPV`; 0 counts as 1).
     pub multipv: usize,
+    /// Report a refutation line for every root move after each depth (`UCI_ShowRefutations`).
+    pub show_refutations: bool,
+    /// Report the line each thread is searching, ten times a second (`UCI_ShowCurrLine`).
+    pub show_currline: bool,
     /// Syzygy tables, if loaded, and how to use them.
     pub tb: Option<Arc<Tablebases>>,
     pub tb_settings: TbSettings,
@@ -180,6 +187,12 @@ pub struct Searcher {
     stack: Vec<Frame>,
     /// The network of the current search.
     net: Arc<Network>,
+    /// `UCI_ShowRefutations`: non-PV nodes keep their best line in the PV table too, and
+    /// `refutations` holds the line found against each root move in the current iteration.
+    collect_lines: bool,
+    refutations: Vec<(Move, Vec<Move>)>,
+    /// `UCI_ShowCurrLine`: where this thread publishes its line (and the main thread reports).
+    currline: Option<Box<currline::CurrLine>>,
     /// Late-move reductions by remaining depth and move index.
     lmr: Box<[[i32; 64]; 64]>,
     /// Depth of the iteration in progress (extensions stop at twice it).
@@ -236,6 +249,9 @@ impl Searcher {
             prev_lines: Vec::new(),
             stack: frame::new_stack(),
             net: nnue::embedded(),
+            collect_lines: false,
+            refutations: Vec::new(),
+            currline: None,
             lmr: Box::new(lmr_table()),
             root_depth: 0,
         }
@@ -341,6 +357,9 @@ impl Searcher {
                 self.prev_pv.clear();
                 self.prev_pv.extend_from_slice(&line);
             }
+            if self.collect_lines {
+                self.report_refutations(report, depth);
+            }
             if settled || self.done_after_iteration(&job.limits, depth, score) {
                 break;
             }
@@ -366,6 +385,8 @@ impl Searcher {
     fn prepare(&mut self, job: &Job) {
         self.tt = Arc::clone(&job.tt);
         self.net = Arc::clone(&job.network);
+        self.collect_lines = job.limits.show_refutations && !self.helper;
+        self.refutations.clear();
         // One new age per search, however many threads share the table.
         if !self.helper {
             self.tt.new_search();
@@ -585,7 +606,7 @@ impl Searcher {
 
     /// Counts a node and reports whether the search must unwind now.
     #[inline]
-    fn abort_check(&mut self) -> bool {
+    fn abort_check(&mut self, ply: usize) -> bool {
         if self.stopped {
             return true;
         }
@@ -599,6 +620,9 @@ impl Searcher {
         let clock_due = self.nodes.is_multiple_of(CHECK_INTERVAL);
         if clock_due && self.helper {
             self.pool_nodes.fetch_add(CHECK_INTERVAL, Ordering::Relaxed);
+        }
+        if clock_due && self.currline.is_some() {
+            self.publish_line(ply);
         }
         if self.control.stopped() {
             self.stopped = true;
@@ -679,6 +703,85 @@ impl Searcher {
             tbhits: self.tb.as_ref().map(|_| self.tbhits),
             pv: line,
         });
+    }
+
+    /// After a completed depth, the line against every root move: for a move that leads a
+    /// principal variation its continuation, for the others the reply that refuted them and
+    /// what followed, as the iteration's last search of each found it.
+    fn report_refutations(&mut self, report: &mut dyn Reporter, depth: i32) {
+        let leading: Vec<Vec<Move>> = if self.multipv > 1 {
+            self.prev_lines.iter().map(|l| l.pv.clone()).collect()
+        } else {
+            vec![self.pv.row(0).to_vec()]
+        };
+        let moves: Vec<Move> = self.root_moves.iter().map(|r| r.mv).collect();
+        for mv in moves {
+            let found = match leading.iter().find(|pv| pv.first() == Some(&mv)) {
+                Some(pv) => pv[1..].to_vec(),
+                None => self
+                    .refutations
+                    .iter()
+                    .find(|(m, _)| *m == mv)
+                    .map(|(_, line)| line.clone())
+                    .unwrap_or_default(),
+            };
+            let line = if found.is_empty() && !self.stopped {
+                self.reply_line(mv)
+            } else {
+                found
+            };
+            report.refutation(depth, mv, &line);
+        }
+    }
+
+    /// The principal variation of a short search after root move `mv`: the reply for a
+    /// refutation line where the iteration cut the move off before searching any (a null-move,
+    /// futility or table cut one ply down), or for a PV that ends with its first move (the
+    /// first iterations). Empty after a move that ends the game.
+    fn reply_line(&mut self, mv: Move) -> Vec<Move> {
+        let root = self.root.clone();
+        let mut child = root.clone();
+        child.play_unchecked(mv);
+        if child.legal_moves().is_empty() {
+            return Vec::new();
+        }
+        let child_key = key_after(&root, self.root_key, mv, &child);
+        self.stack[0].acc = Accumulator::from_position(&self.net, &root);
+        self.stack[0].eval = NO_EVAL;
+        self.stack[0].mv = Some(mv);
+        self.stack[1].double_extensions = 0;
+        self.push_accumulator(0, &root, &mv);
+        self.keys.push(self.root_key);
+        self.negamax(
+            &child,
+            child_key,
+            REPLY_DEPTH,
+            -INFINITY,
+            INFINITY,
+            1,
+            true,
+            false,
+        );
+        self.keys.pop();
+        self.pv.row(1).to_vec()
+    }
+
+    /// Keeps the line found against root move `mv`, which leads to `child` (see
+    /// `collect_lines`): the child's row of the PV table, or where the child was cut off
+    /// before it searched a move, the reply its table entry holds.
+    fn keep_refutation(&mut self, mv: Move, child: &Chess, child_key: u64) {
+        let mut line = self.pv.row(1).to_vec();
+        if line.is_empty()
+            && let Some(e) = self.tt.probe(child_key)
+            && e.mv != PackedMove::NONE
+            && let Some(reply) = child.legal_moves().into_iter().find(|m| e.mv.matches(*m))
+        {
+            line.push(reply);
+        }
+        match self.refutations.iter_mut().find(|(m, _)| *m == mv) {
+            Some((_, kept)) => *kept = line,
+            None => self.refutations.push((mv, line)),
+        }
     }
 
     /// When stopped before any line was shown: show the best root move known so far.

@@ -25,7 +25,7 @@ impl Searcher {
         pv_node: bool,
     ) -> i32 {
         self.pv.clear_row(ply);
-        if self.abort_check() {
+        if self.abort_check(ply) {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
@@ -96,12 +96,16 @@ impl Searcher {
             let child_key = key_after(pos, key, m, &child);
             self.tt.prefetch(child_key);
             self.push_accumulator(ply, pos, &m);
+            self.stack[ply].mv = Some(m);
             let score = -self.qsearch(&child, child_key, -beta, -alpha, ply + 1, pv_node);
             if self.stopped {
                 return 0;
             }
             if score > best {
                 best = score;
+                if self.collect_lines && !pv_node {
+                    self.pv.update(ply, m);
+                }
                 if score > alpha {
                     best_move = PackedMove::pack(m);
                     if pv_node {

@@ -6,6 +6,7 @@
 //!
 //! [`Searcher::run`]: super::Searcher::run
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use shakmaty::Move;
@@ -53,10 +54,28 @@ pub trait Reporter {
     /// The root move the search is about to search (only after a second of thinking).
     fn current_move(&mut self, _depth: i32, _mv: Move, _number: usize) {}
 
+    /// With `Limits::show_refutations`, once for every root move after each completed depth:
+    /// the line the search found against `mv` (the reply that refuted it and what followed),
+    /// or for a move that leads a principal variation its continuation; empty where the
+    /// search cut off before any reply (a table, null-move or futility cut).
+    fn refutation(&mut self, _depth: i32, _mv: Move, _line: &[Move]) {}
+
+    /// With `Limits::show_currline`: where the lines the threads are searching go (the search
+    /// calls it from its main thread, at most ten times a second). `None` turns them off.
+    fn line_sink(&mut self) -> Option<Arc<dyn LineSink>> {
+        None
+    }
+
     /// The final answer: the best move (`None` with no legal move) and the expected reply.
     /// The search itself never calls it: the caller does, once it may answer (after `stop`
     /// or `ponderhit` where the protocol says so).
     fn best_move(&mut self, _best: Option<Move>, _ponder: Option<Move>) {}
+}
+
+/// Receives the line each thread is searching (`UCI_ShowCurrLine`), the main thread's first:
+/// the moves from the root to the node being searched, up to any null move.
+pub trait LineSink: Send + Sync {
+    fn current_lines(&self, lines: &[Vec<Move>]);
 }
 
 /// Reports nothing (bench, helper threads).
@@ -85,14 +104,31 @@ impl PvLine {
     }
 }
 
+/// A root move and the line reported against it at a depth (see [`Reporter::refutation`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refutation {
+    pub depth: i32,
+    pub mv: Move,
+    pub line: Vec<Move>,
+}
+
 /// Keeps every line reported, in order (PV audits and tests).
 #[derive(Default)]
 pub struct Collect {
     pub lines: Vec<PvLine>,
+    pub refutations: Vec<Refutation>,
 }
 
 impl Reporter for Collect {
     fn pv(&mut self, line: &PvReport<'_>) {
         self.lines.push(PvLine::from_report(line));
+    }
+
+    fn refutation(&mut self, depth: i32, mv: Move, line: &[Move]) {
+        self.refutations.push(Refutation {
+            depth,
+            mv,
+            line: line.to_vec(),
+        });
     }
 }

@@ -71,6 +71,9 @@ impl Searcher {
             if self.stopped {
                 break;
             }
+            if self.collect_lines {
+                self.keep_refutation(m, &child, child_key);
+            }
             if score > best {
                 best = score;
             }

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 
+use super::currline::CurrentLines;
 use super::{Job, Limits, Outcome, Reporter, SearchControl, Searcher, Silent};
 
 /// Stack for each helper thread: the search recurses up to `MAX_PLY` deep.
@@ -59,6 +60,20 @@ impl SearchPool {
     /// Runs one search on every thread and returns the main searcher's result; only the main
     /// searcher reports to `report`.
     pub fn run(&mut self, job: Job, report: &mut dyn Reporter) -> Outcome {
+        // UCI_ShowCurrLine: one slot per thread, reported by the main searcher.
+        let sink = job
+            .limits
+            .show_currline
+            .then(|| report.line_sink())
+            .flatten();
+        let lines = sink
+            .is_some()
+            .then(|| Arc::new(CurrentLines::new(1 + self.helpers.len())));
+        self.main
+            .set_current_lines(lines.clone().map(|l| (l, 0)), sink);
+        for (i, helper) in self.helpers.iter_mut().enumerate() {
+            helper.set_current_lines(lines.clone().map(|l| (l, i + 1)), None);
+        }
         if self.helpers.is_empty() {
             return self.main.run(job, report);
         }

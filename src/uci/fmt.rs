@@ -85,6 +85,26 @@ pub fn currmove(depth: i32, m: Move, number: usize, castling: CastlingMode) -> S
     )
 }
 
+/// `info currline <cpunr> [<move> …]`: the line thread `cpunr` (from 1) is searching.
+pub fn currline(cpunr: usize, line: &[Move], castling: CastlingMode) -> String {
+    let mut text = format!("info currline {cpunr}");
+    for m in line {
+        text.push(' ');
+        text.push_str(&uci_move(*m, castling));
+    }
+    text
+}
+
+/// `info refutation <move> [<move> …]`: `m` and the line found against it.
+pub fn refutation(m: Move, line: &[Move], castling: CastlingMode) -> String {
+    let mut text = format!("info refutation {}", uci_move(m, castling));
+    for reply in line {
+        text.push(' ');
+        text.push_str(&uci_move(*reply, castling));
+    }
+    text
+}
+
 /// `bestmove <m> [ponder <m>]`, or `bestmove 0000` when there is no legal move.
 pub fn bestmove(best: Option<Move>, ponder: Option<Move>, castling: CastlingMode) -> String {
     match (best, ponder) {

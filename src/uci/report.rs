@@ -1,11 +1,13 @@
 //! The search's reports as UCI lines: `info … pv`, `info … currmove` and `bestmove`, sent to
 //! the GUI as they come.
 
+use std::sync::Arc;
+
 use shakmaty::{CastlingMode, Chess, Move};
 
 use crate::eval::wdl;
 use crate::out;
-use crate::search::{PvReport, Reporter};
+use crate::search::{LineSink, PvReport, Reporter};
 use crate::uci::fmt;
 
 /// Sends a search's reports to stdout.
@@ -49,7 +51,33 @@ impl Reporter for UciReport {
         out::send(&fmt::currmove(depth, mv, number, self.castling));
     }
 
+    fn line_sink(&mut self) -> Option<Arc<dyn LineSink>> {
+        Some(Arc::new(CurrLineOut {
+            castling: self.castling,
+        }))
+    }
+
+    fn refutation(&mut self, _depth: i32, mv: Move, line: &[Move]) {
+        out::send(&fmt::refutation(mv, line, self.castling));
+    }
+
     fn best_move(&mut self, best: Option<Move>, ponder: Option<Move>) {
         out::send(&fmt::bestmove(best, ponder, self.castling));
+    }
+}
+
+/// Sends the threads' current lines as `info currline <cpunr> …`, all of them together.
+struct CurrLineOut {
+    castling: CastlingMode,
+}
+
+impl LineSink for CurrLineOut {
+    fn current_lines(&self, lines: &[Vec<Move>]) {
+        let text: Vec<String> = lines
+            .iter()
+            .enumerate()
+            .map(|(i, line)| fmt::currline(i + 1, line, self.castling))
+            .collect();
+        out::send_together(&text);
     }
 }

@@ -6,10 +6,23 @@ client: it rejects malformed info lines, illegal PV moves and late or missing be
 Usage: python_chess_session.py PATH_TO_PIVOT
 Exits 0 on success; prints what failed otherwise. Run by tests/clients.rs.
 """
+import logging
 import sys
 
 import chess
 import chess.engine
+
+
+class Errors(logging.Handler):
+    """Keeps the errors python-chess logs (it logs, not raises, an info field it cannot parse,
+    such as an illegal move in a refutation or currline)."""
+
+    def __init__(self):
+        super().__init__(logging.ERROR)
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
 
 
 def check(condition, message):
@@ -24,6 +37,33 @@ def legal_line(board, moves):
             return False
         b.push(m)
     return True
+
+
+def refutations_and_current_lines(engine):
+    """UCI_ShowRefutations and UCI_ShowCurrLine through python-chess's own parser."""
+    errors = Errors()
+    logging.getLogger("chess.engine").addHandler(errors)
+    engine.configure({"UCI_ShowRefutations": True, "UCI_ShowCurrLine": True, "Threads": 2})
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    refutations, currlines = {}, []
+    with engine.analysis(board, chess.engine.Limit(time=1.0), info=chess.engine.INFO_ALL) as analysis:
+        for info in analysis:
+            refutations.update(info.get("refutation", {}))
+            if "currline" in info:
+                currlines.append(info["currline"])
+    engine.configure({"UCI_ShowRefutations": False, "UCI_ShowCurrLine": False, "Threads": 1})
+    logging.getLogger("chess.engine").removeHandler(errors)
+    check(not errors.messages, f"python-chess could not parse: {errors.messages[:3]}")
+    check(set(refutations) == set(board.legal_moves),
+          f"refutations for {len(refutations)} of {board.legal_moves.count()} moves")
+    for move, line in refutations.items():
+        after = board.copy()
+        after.push(move)
+        check(line and legal_line(after, line), f"refutation {move}: {line}")
+    check(currlines, "no currline")
+    for lines in currlines:
+        for cpu, line in lines.items():
+            check(cpu in (1, 2) and legal_line(board, line), f"currline {cpu}: {line}")
 
 
 def main():
@@ -76,6 +116,8 @@ def main():
         castle = chess.Board("rk2r3/8/8/8/8/8/8/RK2R3 w KQkq - 0 1", chess960=True)
         info = engine.analyse(castle, chess.engine.Limit(depth=3))
         check(legal_line(castle, info["pv"]), f"illegal 960 pv {info['pv']}")
+
+        refutations_and_current_lines(engine)
     finally:
         engine.quit()
     print("python-chess session: ok")
