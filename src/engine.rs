@@ -16,6 +16,7 @@ use shakmaty::{CastlingMode, Color, Move, Position};
 use crate::game::Game;
 use crate::nnue::{self, Network};
 use crate::options::{self, OptionChange};
+use crate::search::strength::{self, Strength};
 use crate::search::threads::SearchPool;
 use crate::search::time::Clock;
 use crate::search::{Job, Limits, Reporter, SearchControl};
@@ -69,6 +70,10 @@ pub struct Engine {
     show_wdl: bool,
     show_refutations: bool,
     show_currline: bool,
+    /// `UCI_LimitStrength`, `UCI_Elo` and `Skill Level`.
+    limit_strength: bool,
+    elo: u32,
+    skill_level: u32,
     tb: Option<Arc<Tablebases>>,
     tb_settings: TbSettings,
     /// The network searches evaluate with: the built-in one, or the last `EvalFile` loaded.
@@ -105,6 +110,9 @@ impl Engine {
             show_wdl: false,
             show_refutations: false,
             show_currline: false,
+            limit_strength: false,
+            elo: strength::MIN_ELO,
+            skill_level: strength::MAX_SKILL,
             tb: None,
             tb_settings: TbSettings::default(),
             network: nnue::embedded(),
@@ -120,6 +128,16 @@ impl Engine {
     /// The game as it stands (the position to search).
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The playing level: `UCI_Elo` with `UCI_LimitStrength` on, else `Skill Level` below 20,
+    /// else none (full strength).
+    fn strength(&self) -> Option<Strength> {
+        if self.limit_strength {
+            Some(Strength::from_elo(self.elo))
+        } else {
+            Strength::from_skill(self.skill_level)
+        }
     }
 
     /// The network searches evaluate with.
@@ -222,6 +240,9 @@ impl Engine {
             Ok(OptionChange::ShowWdl(on)) => self.show_wdl = on,
             Ok(OptionChange::ShowRefutations(on)) => self.show_refutations = on,
             Ok(OptionChange::ShowCurrLine(on)) => self.show_currline = on,
+            Ok(OptionChange::LimitStrength(on)) => self.limit_strength = on,
+            Ok(OptionChange::Elo(elo)) => self.elo = elo,
+            Ok(OptionChange::SkillLevel(level)) => self.skill_level = level,
             Ok(OptionChange::SyzygyPath(path)) => notices.extend(self.load_tablebases(&path)),
             Ok(OptionChange::SyzygyProbeDepth(d)) => self.tb_settings.probe_depth = d,
             Ok(OptionChange::Syzygy50MoveRule(on)) => self.tb_settings.rule50 = on,
@@ -392,6 +413,7 @@ impl Engine {
             multipv: self.multipv,
             show_refutations: self.show_refutations,
             show_currline: self.show_currline,
+            strength: self.strength(),
             tb: self.tb.clone(),
             tb_settings: self.tb_settings,
         };

@@ -17,6 +17,8 @@ pub const OVERHEAD_DEFAULT: u64 = 30;
 pub const OVERHEAD_MIN: u64 = 0;
 pub const OVERHEAD_MAX: u64 = 5_000;
 
+use crate::search::strength::{MAX_ELO, MAX_SKILL, MIN_ELO};
+
 /// `EvalFile` naming the network built into the binary.
 pub const EVALFILE_DEFAULT: &str = "<internal>";
 
@@ -40,6 +42,9 @@ pub enum OptionChange {
     EvalFile(Option<String>),
     ShowRefutations(bool),
     ShowCurrLine(bool),
+    LimitStrength(bool),
+    Elo(u32),
+    SkillLevel(u32),
 }
 
 /// The `option …` lines sent in reply to `uci`.
@@ -61,6 +66,9 @@ pub fn declarations() -> Vec<String> {
         "option name UCI_ShowWDL type check default false".to_string(),
         "option name UCI_ShowRefutations type check default false".to_string(),
         "option name UCI_ShowCurrLine type check default false".to_string(),
+        "option name UCI_LimitStrength type check default false".to_string(),
+        format!("option name UCI_Elo type spin default {MIN_ELO} min {MIN_ELO} max {MAX_ELO}"),
+        format!("option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}"),
         "option name SyzygyPath type string default <empty>".to_string(),
         "option name SyzygyProbeDepth type spin default 1 min 1 max 100".to_string(),
         "option name Syzygy50MoveRule type check default true".to_string(),
@@ -125,6 +133,11 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<OptionChange, String> {
             check("UCI_ShowRefutations", value).map(OptionChange::ShowRefutations)
         }
         "uci_showcurrline" => check("UCI_ShowCurrLine", value).map(OptionChange::ShowCurrLine),
+        "uci_limitstrength" => check("UCI_LimitStrength", value).map(OptionChange::LimitStrength),
+        "uci_elo" => spin("UCI_Elo", value, MIN_ELO.into(), MAX_ELO.into())
+            .map(|v| OptionChange::Elo(v as u32)),
+        "skill level" => spin("Skill Level", value, 0, MAX_SKILL.into())
+            .map(|v| OptionChange::SkillLevel(v as u32)),
         "evalfile" => Ok(OptionChange::EvalFile(
             value
                 .map(str::trim)

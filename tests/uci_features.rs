@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Pivot, bestmove_of, field, pv_is_legal, pv_of};
+use common::{Pivot, bestmove_of, field, position, pv_is_legal, pv_of};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
@@ -22,6 +22,97 @@ fn lines_at_depth(lines: &[String], depth: &str) -> Vec<String> {
         .filter(|l| l.contains(" pv ") && field(l, "depth") == Some(depth))
         .cloned()
         .collect()
+}
+
+/// Under `UCI_LimitStrength`/`UCI_Elo` and `Skill Level`: every level plays legal moves on a
+/// clock, the move agrees with the last PV shown, only one line is shown per depth, and the
+/// lowest level plays other moves than full strength in some positions.
+#[test]
+fn limited_strength_plays_legal_moves_that_agree_with_the_last_pv() {
+    let fens: Vec<String> = include_str!("data/wac.epd")
+        .lines()
+        .step_by(30)
+        .map(|l| l.split_whitespace().take(4).collect::<Vec<_>>().join(" ") + " 0 1")
+        .collect();
+    let play = |setup: &[&str]| -> Vec<String> {
+        let mut p = Pivot::start();
+        for line in setup {
+            p.send(line);
+        }
+        fens.iter()
+            .map(|fen| {
+                p.send(&format!("position fen {fen}"));
+                p.send("go wtime 20000 btime 20000 winc 200 binc 200");
+                let lines = p.read_until("bestmove");
+                let (best, _) = bestmove_of(lines.last().unwrap());
+                let last = lines
+                    .iter()
+                    .rev()
+                    .find(|l| l.contains(" pv "))
+                    .expect("a pv line");
+                assert_eq!(pv_of(last)[0], best, "{fen}: {lines:?}");
+                assert!(
+                    lines
+                        .iter()
+                        .all(|l| field(l, "multipv").is_none_or(|k| k == "1")),
+                    "{fen}: {lines:?}"
+                );
+                let root = position(fen);
+                pv_is_legal(&root, &pv_of(last)).unwrap();
+                best
+            })
+            .collect()
+    };
+    let full = play(&[]);
+    let weakest = play(&[
+        "setoption name UCI_LimitStrength value true",
+        "setoption name UCI_Elo value 1320",
+    ]);
+    for setup in [
+        &[
+            "setoption name UCI_LimitStrength value true",
+            "setoption name UCI_Elo value 2200",
+        ][..],
+        &[
+            "setoption name UCI_LimitStrength value true",
+            "setoption name UCI_Elo value 3000",
+        ][..],
+        &["setoption name Skill Level value 0"][..],
+        &["setoption name Skill Level value 10"][..],
+    ] {
+        play(setup);
+    }
+    let differ = full.iter().zip(&weakest).filter(|(a, b)| a != b).count();
+    assert!(differ >= 2, "{differ} of {} moves differ", full.len());
+}
+
+/// A strong limited level still saves an attacked queen (the choice among moves never loses
+/// more than about two pawns at 2400).
+#[test]
+fn a_level_of_2400_does_not_leave_its_queen_en_prise() {
+    for (fen, queen) in [
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 3",
+            "h4",
+        ),
+        (
+            "rnbqkb1r/pppp1ppp/5n2/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 2 3",
+            "h5",
+        ),
+        (
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR b KQkq - 3 3",
+            "",
+        ),
+    ] {
+        let mut p = Pivot::start();
+        p.send("setoption name UCI_LimitStrength value true");
+        p.send("setoption name UCI_Elo value 2400");
+        p.send(&format!("position fen {fen}"));
+        p.send("go wtime 60000 btime 60000");
+        let lines = p.read_until("bestmove");
+        let (best, _) = bestmove_of(lines.last().unwrap());
+        assert!(best.starts_with(queen), "{fen}: {best}");
+    }
 }
 
 /// `EvalFile` loads a network from a file (here the built-in one with every output bias

@@ -18,6 +18,7 @@ mod qsearch;
 pub mod report;
 mod root;
 pub mod see;
+pub mod strength;
 pub mod threads;
 pub mod time;
 
@@ -40,6 +41,7 @@ use ordering::{Heuristics, MAX_MOVES, pick_next};
 use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, LMR_BASE, LMR_DIVISOR};
 use pv::PvTable;
 pub use report::{Collect, LineSink, PvLine, PvReport, Refutation, Reporter, Silent};
+use strength::Strength;
 use time::{Clock, Progress, TimeLimits};
 
 /// `currmove` lines are sent only after this much thinking.
@@ -94,6 +96,8 @@ pub struct Limits {
     pub show_refutations: bool,
     /// Report the line each thread is searching, ten times a second (`UCI_ShowCurrLine`).
     pub show_currline: bool,
+    /// Play below full strength (`UCI_LimitStrength` and `UCI_Elo`, or `Skill Level`).
+    pub strength: Option<Strength>,
     /// Syzygy tables, if loaded, and how to use them.
     pub tb: Option<Arc<Tablebases>>,
     pub tb_settings: TbSettings,
@@ -193,6 +197,10 @@ pub struct Searcher {
     refutations: Vec<(Move, Vec<Move>)>,
     /// `UCI_ShowCurrLine`: where this thread publishes its line (and the main thread reports).
     currline: Option<Box<currline::CurrLine>>,
+    /// A limited strength, and how many lines the user asked for (under a limited strength
+    /// the search keeps more, to choose among).
+    strength: Option<Strength>,
+    shown_lines: usize,
     /// Late-move reductions by remaining depth and move index.
     lmr: Box<[[i32; 64]; 64]>,
     /// Depth of the iteration in progress (extensions stop at twice it).
@@ -252,6 +260,8 @@ impl Searcher {
             collect_lines: false,
             refutations: Vec::new(),
             currline: None,
+            strength: None,
+            shown_lines: 1,
             lmr: Box::new(lmr_table()),
             root_depth: 0,
         }
@@ -323,9 +333,13 @@ impl Searcher {
             };
         }
 
-        let max_depth = job.limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
-            (d as i32).clamp(1, MAX_PLY as i32 - 1)
-        });
+        let max_depth = job
+            .limits
+            .depth
+            .map_or(MAX_PLY as i32 - 1, |d| {
+                (d as i32).clamp(1, MAX_PLY as i32 - 1)
+            })
+            .min(self.strength.map_or(i32::MAX, |s| s.depth() as i32));
         let mut score = 0;
         let mut completed = 0;
         for depth in 1..=max_depth {
@@ -371,6 +385,7 @@ impl Searcher {
             let exact = std::mem::take(&mut self.last_exact);
             self.send_info(report, exact.depth, exact.score, None, &exact.pv);
         }
+        self.play_at_strength(report);
         Outcome {
             best: self.last_exact.pv.first().copied(),
             ponder: self.last_exact.pv.get(1).copied(),
@@ -402,8 +417,17 @@ impl Searcher {
         self.stopped = false;
         self.last = PvLine::default();
         self.last_exact = PvLine::default();
-        self.node_limit = job.limits.nodes.unwrap_or(u64::MAX);
-        self.multipv = job.limits.multipv.max(1);
+        self.strength = job.limits.strength;
+        self.node_limit = job
+            .limits
+            .nodes
+            .unwrap_or(u64::MAX)
+            .min(self.strength.map_or(u64::MAX, Strength::nodes));
+        self.shown_lines = job.limits.multipv.max(1);
+        self.multipv = match self.strength {
+            Some(_) => self.shown_lines.max(strength::CANDIDATES),
+            None => self.shown_lines,
+        };
         self.tb = job.limits.tb.clone();
         self.tb_settings = job.limits.tb_settings;
         self.tbhits = 0;
@@ -495,7 +519,8 @@ impl Searcher {
         if ordered.len() == count {
             self.root_moves[..count].copy_from_slice(&ordered);
         }
-        for (k, line) in lines.iter().enumerate() {
+        // Under a limited strength only the lines asked for are shown.
+        for (k, line) in lines.iter().enumerate().take(self.shown_lines) {
             self.send_line(report, k + 1, line.depth, line.score, None, &line.pv);
         }
         let best = lines[0].score;
@@ -781,6 +806,22 @@ impl Searcher {
         match self.refutations.iter_mut().find(|(m, _)| *m == mv) {
             Some((_, kept)) => *kept = line,
             None => self.refutations.push((mv, line)),
+        }
+    }
+
+    /// Under a limited strength: chooses the move to play among the last complete depth's
+    /// lines and, if it is not the best one, reports its line last, so that the best move
+    /// comes from it as always.
+    fn play_at_strength(&mut self, report: &mut dyn Reporter) {
+        let Some(strength) = self.strength else {
+            return;
+        };
+        let seed = splitmix64(self.root_key ^ (u64::from(strength.elo()) << 48));
+        let chosen = strength.pick(&self.prev_lines, seed);
+        if chosen > 0
+            && let Some(line) = self.prev_lines.get(chosen).cloned()
+        {
+            self.send_info(report, line.depth, line.score, None, &line.pv);
         }
     }
 

@@ -118,6 +118,15 @@ def main():
         check(legal_line(castle, info["pv"]), f"illegal 960 pv {info['pv']}")
 
         refutations_and_current_lines(engine)
+
+        # Strength levels: python-chess knows these option names and checks their ranges.
+        engine.configure({"UCI_LimitStrength": True, "UCI_Elo": 1500})
+        result = engine.play(board, chess.engine.Limit(time=0.2))
+        check(result.move in board.legal_moves, f"limited strength played {result.move}")
+        engine.configure({"UCI_LimitStrength": False, "Skill Level": 3})
+        result = engine.play(board, chess.engine.Limit(time=0.2))
+        check(result.move in board.legal_moves, f"skill level 3 played {result.move}")
+        engine.configure({"Skill Level": 20})
     finally:
         engine.quit()
     print("python-chess session: ok")
