@@ -99,10 +99,6 @@ fn a_level_of_2400_does_not_leave_its_queen_en_prise() {
             "rnbqkb1r/pppp1ppp/5n2/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 2 3",
             "h5",
         ),
-        (
-            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR b KQkq - 3 3",
-            "",
-        ),
     ] {
         let mut p = Pivot::start();
         p.send("setoption name UCI_LimitStrength value true");
