@@ -10,11 +10,13 @@ mod correction;
 pub mod currline;
 mod evals;
 mod frame;
+mod iteration;
 pub mod ordering;
 pub mod params;
 mod pruning;
 pub mod pv;
 mod qsearch;
+mod refutations;
 pub mod report;
 mod root;
 pub mod see;
@@ -29,16 +31,16 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Move, Position};
 
 use crate::eval::static_eval;
-use crate::game::{Game, key_after};
-use crate::nnue::{self, Accumulator, Network};
-use crate::score::{self, DRAW, INFINITY, MATE, MAX_PLY, NO_EVAL, is_mate};
+use crate::game::Game;
+use crate::nnue::{self, Network};
+use crate::score::{self, DRAW, INFINITY, MATE, MAX_PLY, is_mate};
 use crate::tb::{Tablebases, TbSettings};
 use crate::tt::{Bound, PackedMove, TranspositionTable};
 use correction::CorrectionHistory;
 pub use correction::splitmix64;
 use frame::Frame;
 use ordering::{Heuristics, MAX_MOVES, pick_next};
-use params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH, LMR_BASE, LMR_DIVISOR};
+use params::{LMR_BASE, LMR_DIVISOR};
 use pv::PvTable;
 pub use report::{Collect, LineSink, PvLine, PvReport, Refutation, Reporter, Silent};
 use strength::Strength;
@@ -47,7 +49,7 @@ use time::{Clock, Progress, TimeLimits};
 /// `currmove` lines are sent only after this much thinking.
 const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
 /// Depth of the search that finds a reply for a refutation line the iteration left empty.
-const REPLY_DEPTH: i32 = 2;
+pub(super) const REPLY_DEPTH: i32 = 2;
 /// The clock is read, and helpers report their nodes, once per this many nodes.
 const CHECK_INTERVAL: u64 = 1024;
 
@@ -477,94 +479,6 @@ impl Searcher {
         }
     }
 
-    /// MultiPV: searches one depth line by line, each line over the root moves not taken by the
-    /// better lines, then sends the lines together, best first. Returns the best score, or
-    /// `None` if stopped before every line was complete (the previous depth's lines stand).
-    fn search_lines(&mut self, report: &mut dyn Reporter, depth: i32) -> Option<i32> {
-        let count = self.multipv.min(self.root_moves.len());
-        let mut lines: Vec<PvLine> = Vec::with_capacity(count);
-        for k in 0..count {
-            self.pv_index = k;
-            let prev = self.prev_lines.get(k);
-            let prev_score = prev.map_or(0, |l| l.score);
-            self.prev_pv.clear();
-            if let Some(line) = prev {
-                self.prev_pv.extend_from_slice(&line.pv);
-            }
-            let score = self.aspiration(report, depth, prev_score);
-            if self.stopped {
-                self.pv_index = 0;
-                return None;
-            }
-            lines.push(PvLine {
-                depth,
-                score,
-                bound: None,
-                pv: self.pv.row(0).to_vec(),
-            });
-        }
-        self.pv_index = 0;
-        // Best first (a stable sort keeps search order among equal scores), and the root
-        // moves in the same order for the next depth.
-        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
-        let ordered: Vec<RootMove> = lines
-            .iter()
-            .filter_map(|l| {
-                self.root_moves[..count]
-                    .iter()
-                    .find(|r| l.pv.first() == Some(&r.mv))
-                    .copied()
-            })
-            .collect();
-        if ordered.len() == count {
-            self.root_moves[..count].copy_from_slice(&ordered);
-        }
-        // Under a limited strength only the lines asked for are shown.
-        for (k, line) in lines.iter().enumerate().take(self.shown_lines) {
-            self.send_line(report, k + 1, line.depth, line.score, None, &line.pv);
-        }
-        let best = lines[0].score;
-        self.prev_lines = lines;
-        Some(best)
-    }
-
-    /// Searches one depth, widening the window around `prev` until the score falls inside.
-    fn aspiration(&mut self, report: &mut dyn Reporter, depth: i32, prev: i32) -> i32 {
-        let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !is_mate(prev) {
-            ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
-        } else {
-            (-INFINITY, INFINITY)
-        };
-        loop {
-            let score = self.search_root(report, depth, alpha, beta);
-            if self.stopped {
-                return score;
-            }
-            if score <= alpha {
-                // Fail low: no move reached alpha, so the line shown stays the last one.
-                if self.multipv == 1 {
-                    let line = self.last_exact.pv.clone();
-                    self.send_info(report, depth, score, Some(Bound::Upper), &line);
-                }
-                beta = (alpha + beta) / 2;
-                alpha = (score - delta).max(-INFINITY);
-            } else if score >= beta {
-                // Fail high: the move that failed high leads; search it first next time.
-                let line: Vec<Move> = self.pv.row(0).to_vec();
-                if self.multipv == 1 {
-                    self.send_info(report, depth, score, Some(Bound::Lower), &line);
-                }
-                self.prev_pv.clear();
-                self.prev_pv.extend_from_slice(&line);
-                beta = (score + delta).min(INFINITY);
-            } else {
-                return score;
-            }
-            delta += delta / 2;
-        }
-    }
-
     /// Whether the search should end after completing `depth` with `score`.
     fn done_after_iteration(&mut self, limits: &Limits, depth: i32, score: i32) -> bool {
         if let Some(n) = limits.mate
@@ -728,85 +642,6 @@ impl Searcher {
             tbhits: self.tb.as_ref().map(|_| self.tbhits),
             pv: line,
         });
-    }
-
-    /// After a completed depth, the line against every root move: for a move that leads a
-    /// principal variation its continuation, for the others the reply that refuted them and
-    /// what followed, as the iteration's last search of each found it.
-    fn report_refutations(&mut self, report: &mut dyn Reporter, depth: i32) {
-        let leading: Vec<Vec<Move>> = if self.multipv > 1 {
-            self.prev_lines.iter().map(|l| l.pv.clone()).collect()
-        } else {
-            vec![self.pv.row(0).to_vec()]
-        };
-        let moves: Vec<Move> = self.root_moves.iter().map(|r| r.mv).collect();
-        for mv in moves {
-            let found = match leading.iter().find(|pv| pv.first() == Some(&mv)) {
-                Some(pv) => pv[1..].to_vec(),
-                None => self
-                    .refutations
-                    .iter()
-                    .find(|(m, _)| *m == mv)
-                    .map(|(_, line)| line.clone())
-                    .unwrap_or_default(),
-            };
-            let line = if found.is_empty() && !self.stopped {
-                self.reply_line(mv)
-            } else {
-                found
-            };
-            report.refutation(depth, mv, &line);
-        }
-    }
-
-    /// The principal variation of a short search after root move `mv`: the reply for a
-    /// refutation line where the iteration cut the move off before searching any (a null-move,
-    /// futility or table cut one ply down), or for a PV that ends with its first move (the
-    /// first iterations). Empty after a move that ends the game.
-    fn reply_line(&mut self, mv: Move) -> Vec<Move> {
-        let root = self.root.clone();
-        let mut child = root.clone();
-        child.play_unchecked(mv);
-        if child.legal_moves().is_empty() {
-            return Vec::new();
-        }
-        let child_key = key_after(&root, self.root_key, mv, &child);
-        self.stack[0].acc = Accumulator::from_position(&self.net, &root);
-        self.stack[0].eval = NO_EVAL;
-        self.stack[0].mv = Some(mv);
-        self.stack[1].double_extensions = 0;
-        self.push_accumulator(0, &root, &mv);
-        self.keys.push(self.root_key);
-        self.negamax(
-            &child,
-            child_key,
-            REPLY_DEPTH,
-            -INFINITY,
-            INFINITY,
-            1,
-            true,
-            false,
-        );
-        self.keys.pop();
-        self.pv.row(1).to_vec()
-    }
-
-    /// Keeps the line found against root move `mv`, which leads to `child` (see
-    /// `collect_lines`): the child's row of the PV table, or where the child was cut off
-    /// before it searched a move, the reply its table entry holds.
-    fn keep_refutation(&mut self, mv: Move, child: &Chess, child_key: u64) {
-        let mut line = self.pv.row(1).to_vec();
-        if line.is_empty()
-            && let Some(e) = self.tt.probe(child_key)
-            && e.mv != PackedMove::NONE
-            && let Some(reply) = child.legal_moves().into_iter().find(|m| e.mv.matches(*m))
-        {
-            line.push(reply);
-        }
-        match self.refutations.iter_mut().find(|(m, _)| *m == mv) {
-            Some((_, kept)) => *kept = line,
-            None => self.refutations.push((mv, line)),
-        }
     }
 
     /// Under a limited strength: chooses the move to play among the last complete depth's
