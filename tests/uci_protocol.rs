@@ -510,9 +510,19 @@ fn display_eval_and_perft_extensions() {
     let lines = p.sync();
     let last = lines.last().unwrap();
     let cp: i32 = last.split_whitespace().nth(3).unwrap().parse().unwrap();
-    // A queen down with nothing else: far below zero (773adca's network says -487 cp, the
-    // earlier ones below -500; the search's score comes from the search, not this figure).
-    assert!(cp < -400, "{last}");
+    // A queen against a bare king: the mating score replaces the network's, far below zero
+    // for the side with the bare king, and the WDL estimate calls it lost.
+    assert!(cp < -2000, "{last}");
+    assert!(
+        lines.iter().any(|l| l.starts_with(&format!(
+            "info string a queen or rook against a bare king: mating score {cp} cp"
+        ))),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string wdl 0 ")),
+        "{lines:?}"
+    );
     p.send("position startpos");
     p.send("go perft 3");
     let lines = p.sync();
