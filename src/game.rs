@@ -32,7 +32,7 @@ pub fn repeats(history: &[u64], key: u64, halfmoves: u32) -> bool {
 
 /// How many times `key` stands among those earlier positions (two times make a threefold
 /// repetition).
-pub fn repetitions(history: &[u64], key: u64, halfmoves: u32) -> usize {
+fn repetitions(history: &[u64], key: u64, halfmoves: u32) -> usize {
     same_side_since_irreversible(history, halfmoves)
         .filter(|&k| k == key)
         .count()

@@ -3,7 +3,7 @@
 //! win/draw/loss model that turns a score into expected results ([`wdl`]).
 //!
 //! The search reads the same figures from its incrementally updated accumulators
-//! (`Searcher::network_eval_at`); [`static_eval`] rebuilds them from scratch for everything
+//! (`Searcher::incremental_eval`); [`static_eval`] rebuilds them from scratch for everything
 //! else (a search stopped before its first line, `pv-check`, the `eval` command).
 
 pub mod mopup;

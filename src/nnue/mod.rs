@@ -128,11 +128,6 @@ fn half(acc: &[i16; HIDDEN], weights: &[i16]) -> i64 {
     sum
 }
 
-/// The embedded network's evaluation of `pos` for the side to move, in centipawns.
-pub fn network_eval(pos: &Chess) -> i32 {
-    network().eval_from_scratch(pos)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,6 +192,9 @@ mod tests {
     fn mirrored_positions_evaluate_alike() {
         let a = pos("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
         let b = pos("rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4");
-        assert_eq!(network_eval(&a), network_eval(&b));
+        assert_eq!(
+            network().eval_from_scratch(&a),
+            network().eval_from_scratch(&b)
+        );
     }
 }

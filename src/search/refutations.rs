@@ -6,8 +6,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::{REPLY_DEPTH, Reporter, Searcher};
 use crate::game::key_after;
-use crate::nnue::Accumulator;
-use crate::score::{INFINITY, NO_EVAL};
+use crate::score::INFINITY;
 use crate::tt::PackedMove;
 
 impl Searcher {
@@ -52,10 +51,8 @@ impl Searcher {
             return Vec::new();
         }
         let child_key = key_after(&root, self.root_key, mv, &child);
-        self.stack[0].acc = Accumulator::from_position(&self.net, &root);
-        self.stack[0].eval = NO_EVAL;
+        self.prepare_root_frame(&root);
         self.stack[0].mv = Some(mv);
-        self.stack[1].double_extensions = 0;
         self.push_accumulator(0, &root, &mv);
         self.keys.push(self.root_key);
         self.negamax(

@@ -1,7 +1,7 @@
 //! The root of each iteration: every root move searched in turn, the best one leading, and a
 //! report whenever the root PV changes.
 
-use shakmaty::{Move, Position};
+use shakmaty::{Chess, Move, Position};
 
 use super::{CURRMOVE_AFTER, Reporter, Searcher};
 use crate::game::key_after;
@@ -9,6 +9,14 @@ use crate::nnue::Accumulator;
 use crate::score::{INFINITY, NO_EVAL};
 
 impl Searcher {
+    /// Sets the root's stack frame for a search of its moves: its accumulators, no static
+    /// evaluation (so no child counts as improving on it), no double extension yet.
+    pub(super) fn prepare_root_frame(&mut self, root: &Chess) {
+        self.stack[0].acc = Accumulator::from_position(&self.net, root);
+        self.stack[0].eval = NO_EVAL;
+        self.stack[1].double_extensions = 0;
+    }
+
     /// Searches every root move at `depth` within (alpha, beta). The first move gets the full
     /// window, the rest a null window with a re-search when they beat alpha. Whenever the root
     /// PV changes (a new best move, or a new line for the first move) an `info` line goes out
@@ -23,10 +31,8 @@ impl Searcher {
         self.pv.clear_row(0);
         self.root_best = -INFINITY;
         self.root_depth = depth;
-        self.stack[0].eval = NO_EVAL;
-        self.stack[1].double_extensions = 0;
         let root = self.root.clone();
-        self.stack[0].acc = Accumulator::from_position(&self.net, &root);
+        self.prepare_root_frame(&root);
         let root_key = self.root_key;
         self.keys.push(root_key);
         // Under MultiPV, the moves of the lines already found at this depth stand before

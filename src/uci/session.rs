@@ -60,7 +60,6 @@ impl Session {
                 tell(engine.set_position(fen.as_deref(), &moves));
             }
             Command::Go(params) => {
-                tell(engine.finish_search());
                 let game = engine.game();
                 let report = UciReport::new(game.pos(), game.castling(), engine.show_wdl());
                 tell(engine.go(params, Box::new(report)));
