@@ -1,7 +1,7 @@
 //! Move ordering: follow-PV move, TT move, captures that do not lose material (MVV-LVA),
 //! killers, the counter-move, quiets by history, and last the captures that lose material.
 
-use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
+use shakmaty::{Chess, Color, Move, MoveList, Position, Role, Square};
 
 use super::see::see_ge;
 
@@ -36,16 +36,62 @@ fn role_value(role: Role) -> i32 {
     }
 }
 
+/// A move's parts in one look at its variant: from (A1 for a drop), to (for castling, the
+/// rook's square), the piece moved, the piece captured and the piece promoted to.
+pub struct MoveParts {
+    pub from: Square,
+    pub to: Square,
+    pub role: Role,
+    pub victim: Option<Role>,
+    pub promotion: Option<Role>,
+}
+
+impl MoveParts {
+    #[inline]
+    pub fn of(m: Move) -> MoveParts {
+        let (from, to, role, victim, promotion) = match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => (from, to, role, capture, promotion),
+            Move::EnPassant { from, to } => (from, to, Role::Pawn, Some(Role::Pawn), None),
+            Move::Castle { king, rook } => (king, rook, Role::King, None, None),
+            Move::Put { role, to } => (Square::A1, to, role, None, None),
+        };
+        MoveParts {
+            from,
+            to,
+            role,
+            victim,
+            promotion,
+        }
+    }
+
+    /// The move's 16-bit packing (as [`PackedMove::pack`]).
+    #[inline]
+    pub fn packed(&self) -> PackedMove {
+        PackedMove::from_parts(self.from, self.to, self.promotion)
+    }
+
+    /// MVV-LVA score for a capture or promotion; `None` for a quiet move.
+    #[inline]
+    pub fn tactical_score(&self) -> Option<i32> {
+        if self.victim.is_none() && self.promotion.is_none() {
+            return None;
+        }
+        let gain =
+            self.victim.map_or(0, role_value) + self.promotion.map_or(0, |p| role_value(p) - 1);
+        Some(gain * 64 - role_value(self.role))
+    }
+}
+
 /// MVV-LVA score for captures and promotions; `None` for quiet moves.
 #[inline]
 pub fn tactical_score(m: Move) -> Option<i32> {
-    let victim = m.capture().map(role_value);
-    let promo = m.promotion().map(role_value);
-    if victim.is_none() && promo.is_none() {
-        return None;
-    }
-    let gain = victim.unwrap_or(0) + promo.map_or(0, |p| p - 1);
-    Some(gain * 64 - role_value(m.role()))
+    MoveParts::of(m).tactical_score()
 }
 
 /// Quiet-move statistics kept across searches until `ucinewgame`.
@@ -101,12 +147,6 @@ impl Heuristics {
     fn history_slot(&mut self, side: Color, m: Move) -> &mut i32 {
         let from = m.from().map_or(0, |s| s.to_usize());
         &mut self.history[side as usize][from][m.to().to_usize()]
-    }
-
-    #[inline]
-    fn history(&self, side: Color, m: Move) -> i32 {
-        let from = m.from().map_or(0, |s| s.to_usize());
-        self.history[side as usize][from][m.to().to_usize()]
     }
 
     /// Rewards the quiet move that caused a beta cutoff and punishes the quiets tried before it;
@@ -165,14 +205,16 @@ impl Heuristics {
             packed(killers[1]),
             packed(counter),
         );
+        let history = &self.history[side as usize];
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
             let m = *m;
-            let p = PackedMove::pack(m);
+            let parts = MoveParts::of(m);
+            let p = parts.packed();
             *score = if p == follow_p && Some(m) == follow {
                 FOLLOW_PV
             } else if p == tt_move {
                 TT_MOVE
-            } else if let Some(t) = tactical_score(m) {
+            } else if let Some(t) = parts.tactical_score() {
                 if see_ge(pos, m, 0) {
                     GOOD_TACTICAL + t
                 } else {
@@ -185,7 +227,7 @@ impl Heuristics {
             } else if p == counter_p && counter == Some(m) {
                 COUNTER_MOVE
             } else {
-                self.history(side, m)
+                history[parts.from.to_usize()][parts.to.to_usize()]
             };
         }
     }
@@ -209,14 +251,10 @@ pub fn is_plain_quiet(score: i32) -> bool {
 /// a cutoff after the first few moves saves sorting the rest).
 #[inline]
 pub fn pick_next(moves: &mut MoveList, scores: &mut [i32], index: usize) -> Move {
-    let mut best = index;
-    let mut best_score = scores[index];
-    for (i, &s) in scores[..moves.len()].iter().enumerate().skip(index + 1) {
-        if s > best_score {
-            best = i;
-            best_score = s;
-        }
-    }
+    // The first of the highest scores: a maximum the compiler vectorizes, then its place.
+    let rest = &scores[index..moves.len()];
+    let top = rest.iter().copied().fold(i32::MIN, i32::max);
+    let best = index + rest.iter().position(|&s| s == top).unwrap_or(0);
     moves.swap(index, best);
     scores.swap(index, best);
     moves[index]
@@ -306,5 +344,45 @@ mod tests {
         h.score_moves(&p, &moves, &mut scores, 0, None, PackedMove::NONE, Some(d4));
         let i = moves.iter().position(|m| *m == refutation).unwrap();
         assert!(is_plain_quiet(scores[i]));
+    }
+
+    /// Equal scores keep their order: of several equal best moves the earliest comes first
+    /// (the search's node counts depend on it).
+    #[test]
+    fn ties_go_to_the_earlier_move() {
+        let p = Chess::default();
+        let mut moves = p.legal_moves();
+        let original = moves.clone();
+        let mut scores = [0; MAX_MOVES];
+        for (i, s) in scores[..moves.len()].iter_mut().enumerate() {
+            *s = if i % 3 == 0 { 7 } else { 5 };
+        }
+        let order: Vec<Move> = (0..moves.len())
+            .map(|i| pick_next(&mut moves, &mut scores, i))
+            .collect();
+        // The first pick is the earliest 7; then the 7s in the order selection leaves them.
+        assert_eq!(order[0], original[0]);
+        assert_eq!(order[1], original[3]);
+        assert_eq!(order.len(), original.len());
+    }
+
+    /// The parts of every move pack as the move does, and score as the move does, in positions
+    /// with castling, en passant and promotions.
+    #[test]
+    fn move_parts_agree_with_the_move() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ] {
+            for m in pos(fen).legal_moves() {
+                let parts = MoveParts::of(m);
+                assert_eq!(parts.packed(), PackedMove::pack(m), "{m}");
+                assert_eq!(parts.role, m.role(), "{m}");
+                assert_eq!(parts.victim, m.capture(), "{m}");
+                assert_eq!(parts.promotion, m.promotion(), "{m}");
+                assert_eq!(Some(parts.from), m.from(), "{m}");
+            }
+        }
     }
 }

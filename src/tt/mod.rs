@@ -7,7 +7,7 @@ mod memory;
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use shakmaty::Move;
+use shakmaty::{Move, Role, Square};
 
 use crate::score::{MATE, MATE_BOUND, NO_EVAL};
 use memory::{Slot, Slots};
@@ -31,10 +31,15 @@ impl PackedMove {
     pub const NONE: PackedMove = PackedMove(0);
 
     pub fn pack(m: Move) -> PackedMove {
-        let from = m.from().map_or(0, u16::from);
-        let to = u16::from(m.to());
-        let promo = m.promotion().map_or(0, |r| r as u16);
-        PackedMove(from | (to << 6) | (promo << 12))
+        PackedMove::from_parts(m.from().unwrap_or(Square::A1), m.to(), m.promotion())
+    }
+
+    /// The packing of a move from `from` to `to` (for castling, the king's and the rook's
+    /// squares) promoting to `promotion`.
+    #[inline]
+    pub fn from_parts(from: Square, to: Square, promotion: Option<Role>) -> PackedMove {
+        let promo = promotion.map_or(0, |r| r as u16);
+        PackedMove(u16::from(from) | (u16::from(to) << 6) | (promo << 12))
     }
 
     /// Whether `m` is the move this value was packed from.
