@@ -7,9 +7,12 @@
 #   ENGINE             names from engines.json (e.g. glaurung toga2 ethereal stockfish-2000)
 #   -o, --openings F   opening file, .epd or .pgn (default: tests/data/8moves_v3_first1000.epd)
 #   -t, --tc TC        time control in cutechess-cli form (default: 10+0.1)
+#   --opponent-tc TC   the opponents' time control, for games at time odds (default: --tc);
+#                      Pivot at 10+0.1 against Stockfish at a tenth: --opponent-tc 1+0.01
 #   -g, --games N      games per opponent, in colour-swapped pairs (default: 100)
 #   -c, --concurrency N  games played at once (default: 2)
-#   --csv FILE         also write opponent,games,score,elo,error rows to FILE
+#   --pgn FILE         also write the games to FILE (one file for all opponents)
+#   --csv FILE         also write opponent,games,score,elo,error,los rows to FILE
 #   -- ARGS            extra arguments for cutechess-cli (adjudication, say)
 #
 # Needs cutechess-cli on PATH. Run from anywhere.
@@ -18,6 +21,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 openings="$root/tests/data/8moves_v3_first1000.epd"
 tc="10+0.1"
+opponent_tc=""
+pgn=()
 games=100
 concurrency=2
 csv=""
@@ -29,6 +34,8 @@ while [ $# -gt 0 ]; do
   case "$1" in
     -o|--openings) openings=$2; shift 2 ;;
     -t|--tc) tc=$2; shift 2 ;;
+    --opponent-tc) opponent_tc=$2; shift 2 ;;
+    --pgn) pgn=(-pgnout "$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"); shift 2 ;;
     -g|--games) games=$2; shift 2 ;;
     -c|--concurrency) concurrency=$2; shift 2 ;;
     --csv) csv=$2; shift 2 ;;
@@ -55,10 +62,11 @@ trap 'rm -f "$results"' EXIT
 # The binary engines.json names is what plays: its bench signature tells which search it is,
 # whatever cargo last built into target/.
 echo "Pivot $(cd "$root" && git describe --always --dirty): bench $("$root/target/release/pivot" bench 2>/dev/null | tail -1)"
-echo "Pivot gauntlet: ${opponents[*]}; $((rounds * 2)) games each at $tc, concurrency $concurrency"
+[ -n "$opponent_tc" ] || opponent_tc=$tc
+echo "Pivot gauntlet: ${opponents[*]}; $((rounds * 2)) games each, Pivot at $tc, opponents at $opponent_tc, concurrency $concurrency, openings $(basename "$openings")"
 for name in "${opponents[@]}"; do
-  log=$(cd "$root" && cutechess-cli -engine conf=pivot -engine "conf=$name" \
-      -each "tc=$tc" timemargin=0 \
+  log=$(cd "$root" && cutechess-cli -engine conf=pivot "tc=$tc" -engine "conf=$name" "tc=$opponent_tc" \
+      -each timemargin=0 "${pgn[@]}" \
       -openings "file=$openings" "format=$format" order=random plies=16 \
       -repeat -games 2 -rounds "$rounds" -concurrency "$concurrency" \
       -recover -ratinginterval 0 "${extra[@]}" 2>&1)
@@ -66,15 +74,16 @@ for name in "${opponents[@]}"; do
   elo=$(echo "$log" | grep -E "^Elo difference" | tail -1)
   forfeits=$(echo "$log" | grep -cE "loses on time|illegal move|disconnects|connection stalls" || true)
   echo "  vs $name: ${score#Score of pivot vs $name: }; $elo; forfeits/illegal/stalls/crashes: $forfeits"
-  # "Score of pivot vs x: W - L - D  [0.550] N" and "Elo difference: 34.9 +/- 64.1, LOS: ..."
-  echo "$name $(echo "$score" | sed -E 's/.*\[([0-9.]+)\] ([0-9]+).*/\2 \1/') $(echo "$elo" | sed -E 's/Elo difference: (-?[0-9.inf]+) \+\/- ([0-9.nan]+).*/\1 \2/')" >> "$results"
+  # "Score of pivot vs x: W - L - D  [0.550] N" and
+  # "Elo difference: 34.9 +/- 64.1, LOS: 85.9 %, DrawRatio: 35.0 %"
+  echo "$name $(echo "$score" | sed -E 's/.*\[([0-9.]+)\] ([0-9]+).*/\2 \1/') $(echo "$elo" | sed -E 's/Elo difference: (-?[0-9.inf]+) \+\/- ([0-9.nan]+), LOS: ([0-9.]+).*/\1 \2 \3/')" >> "$results"
 done
 echo
-printf '%-16s %6s %7s %9s %8s\n' opponent games score elo "±95%"
-while read -r name n sc elo err; do
-  printf '%-16s %6s %7s %9s %8s\n' "$name" "$n" "$sc" "$elo" "$err"
+printf '%-16s %6s %7s %9s %8s %7s\n' opponent games score elo "±95%" "LOS %"
+while read -r name n sc elo err los; do
+  printf '%-16s %6s %7s %9s %8s %7s\n' "$name" "$n" "$sc" "$elo" "$err" "$los"
 done < "$results"
 if [ -n "$csv" ]; then
-  { echo "opponent,games,score,elo,error"; tr ' ' ',' < "$results"; } > "$csv"
+  { echo "opponent,games,score,elo,error,los"; tr ' ' ',' < "$results"; } > "$csv"
   echo "written: $csv"
 fi
