@@ -243,6 +243,7 @@ impl Engine {
             Ok(OptionChange::LimitStrength(on)) => self.limit_strength = on,
             Ok(OptionChange::Elo(elo)) => self.elo = elo,
             Ok(OptionChange::SkillLevel(level)) => self.skill_level = level,
+            Ok(OptionChange::Tunable(i, value)) => crate::search::params::set(i, value),
             Ok(OptionChange::SyzygyPath(path)) => notices.extend(self.load_tablebases(&path)),
             Ok(OptionChange::SyzygyProbeDepth(d)) => self.tb_settings.probe_depth = d,
             Ok(OptionChange::Syzygy50MoveRule(on)) => self.tb_settings.rule50 = on,

@@ -1,5 +1,5 @@
-//! The engine binary: UCI by default, plus `bench`, `perft` and `pv-check` (the training
-//! pipeline is the separate `pivot-tools`).
+//! The engine binary: UCI by default, plus `bench`, `perft`, `pv-check` and `tunables` (the
+//! training pipeline is the separate `pivot-tools`).
 
 use std::fs::File;
 use std::path::PathBuf;
@@ -8,6 +8,7 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use pivot::game::Game;
+use pivot::search::params;
 use pivot::uci::Session;
 use pivot::uci::fmt::uci_move;
 use pivot::{bench, frontend, perft, pvcheck};
@@ -55,6 +56,10 @@ enum Cmd {
         #[arg(long)]
         refutations: bool,
     },
+    /// List the search's tunable parameters, one a line in OpenBench's SPSA input format:
+    /// `name, int, value, min, max, step, 0.002`. A build with `--features tune` takes each as a
+    /// UCI option of that name (scripts/spsa.py tunes them).
+    Tunables,
     /// Count legal move sequences to DEPTH, split by first move.
     Perft {
         /// Number of plies.
@@ -127,6 +132,23 @@ fn main() {
                     }
                 }
                 Err(e) => fail(e),
+            }
+        }
+        Some(Cmd::Tunables) => {
+            for t in params::TUNABLES {
+                println!(
+                    "{}, int, {}, {}, {}, {}, 0.002",
+                    t.name,
+                    t.get(),
+                    t.min,
+                    t.max,
+                    t.step
+                );
+            }
+            if !params::TUNING_BUILD {
+                eprintln!(
+                    "note: this build has them fixed; build with --features tune to set them"
+                );
             }
         }
         Some(Cmd::Perft { depth, fen }) => {

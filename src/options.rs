@@ -17,6 +17,7 @@ pub const OVERHEAD_DEFAULT: u64 = 30;
 pub const OVERHEAD_MIN: u64 = 0;
 pub const OVERHEAD_MAX: u64 = 5_000;
 
+use crate::search::params::{TUNABLES, TUNING_BUILD};
 use crate::search::strength::{MAX_ELO, MAX_SKILL, MIN_ELO};
 
 /// `EvalFile` naming the network built into the binary.
@@ -45,11 +46,14 @@ pub enum OptionChange {
     LimitStrength(bool),
     Elo(u32),
     SkillLevel(u32),
+    /// A search parameter of a tuning build (`--features tune`): its index in
+    /// `params::TUNABLES` and the new value.
+    Tunable(usize, i32),
 }
 
 /// The `option …` lines sent in reply to `uci`.
 pub fn declarations() -> Vec<String> {
-    vec![
+    let mut lines = vec![
         format!("option name Hash type spin default {HASH_DEFAULT} min {HASH_MIN} max {HASH_MAX}"),
         "option name Clear Hash type button".to_string(),
         format!(
@@ -74,7 +78,17 @@ pub fn declarations() -> Vec<String> {
         "option name Syzygy50MoveRule type check default true".to_string(),
         "option name SyzygyProbeLimit type spin default 7 min 0 max 7".to_string(),
         format!("option name EvalFile type string default {EVALFILE_DEFAULT}"),
-    ]
+    ];
+    // A tuning build also offers every search parameter.
+    if TUNING_BUILD {
+        lines.extend(TUNABLES.iter().map(|t| {
+            format!(
+                "option name {} type spin default {} min {} max {}",
+                t.name, t.default, t.min, t.max
+            )
+        }));
+    }
+    lines
 }
 
 fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
@@ -145,12 +159,56 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<OptionChange, String> {
                 .map(str::to_string),
         )),
         "uci_chess960" => check("UCI_Chess960", value).map(OptionChange::Chess960),
-        _ => Err(format!("unknown option '{name}'")),
+        other => match TUNABLES.iter().position(|t| t.name == other) {
+            Some(i) if TUNING_BUILD => {
+                let t = &TUNABLES[i];
+                let text = value.ok_or_else(|| {
+                    format!("option '{}' needs a value ({} to {})", t.name, t.min, t.max)
+                })?;
+                let v: i64 = text.trim().parse().map_err(|_| {
+                    format!(
+                        "option '{}': '{text}' is not a number ({} to {})",
+                        t.name, t.min, t.max
+                    )
+                })?;
+                if v < i64::from(t.min) || v > i64::from(t.max) {
+                    return Err(format!(
+                        "option '{}': {v} is out of range ({} to {})",
+                        t.name, t.min, t.max
+                    ));
+                }
+                Ok(OptionChange::Tunable(i, v as i32))
+            }
+            _ => Err(format!("unknown option '{name}'")),
+        },
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::search::params::TUNABLES;
+
+    /// The search parameters are options only in a tuning build (`--features tune`); there
+    /// they are checked against their ranges like any spin option.
+    #[test]
+    fn tunables_are_options_only_in_a_tuning_build() {
+        let first = &TUNABLES[0];
+        let declared = declarations()
+            .iter()
+            .any(|l| l.starts_with(&format!("option name {} type spin", first.name)));
+        let set = parse(first.name, Some(&first.max.to_string()));
+        let too_big = parse(first.name, Some(&(first.max + 1).to_string()));
+        if TUNING_BUILD {
+            assert!(declared);
+            assert_eq!(set, Ok(OptionChange::Tunable(0, first.max)));
+            assert!(too_big.unwrap_err().contains("out of range"));
+        } else {
+            assert!(!declared);
+            assert!(set.unwrap_err().contains("unknown option"));
+            assert!(too_big.is_err());
+        }
+    }
+
     use super::*;
 
     #[test]

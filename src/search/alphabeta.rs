@@ -6,11 +6,7 @@ use shakmaty::{Chess, Move, MoveList, Position};
 use super::Searcher;
 use super::evals::Evals;
 use super::ordering::{MAX_MOVES, is_good_tactical, is_plain_quiet, pick_next};
-use super::params::{
-    FUTILITY_BASE, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH, IIR_MIN_DEPTH, LMP_BASE, LMP_MAX_DEPTH,
-    LMR_MIN_DEPTH, LMR_MIN_INDEX, LMR_MIN_INDEX_PV, QUIET_SEE_MARGIN, RFP_MARGIN, RFP_MAX_DEPTH,
-    SEE_PRUNE_MARGIN, SEE_PRUNE_MAX_DEPTH,
-};
+use super::params;
 use super::pruning::{Singular, TtExtension};
 use super::see::see_ge;
 use crate::game::{key_after, repeats};
@@ -91,8 +87,10 @@ impl Searcher {
 
         // Internal iterative reduction: off the PV, a deep node without a move from the TT is
         // searched a ply shallower; the best move it stores leads the next visit.
-        let iir =
-            !pv_node && excluded.is_none() && depth >= IIR_MIN_DEPTH && tt_move == PackedMove::NONE;
+        let iir = !pv_node
+            && excluded.is_none()
+            && depth >= params::iir_min_depth()
+            && tt_move == PackedMove::NONE;
         let node = Node {
             pos,
             key,
@@ -114,9 +112,9 @@ impl Searcher {
         if !pv_node
             && !in_check
             && excluded.is_none()
-            && depth <= RFP_MAX_DEPTH
+            && depth <= params::rfp_max_depth()
             && beta.abs() < MATE_BOUND
-            && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            && eval - params::rfp_margin() * (depth - i32::from(improving)) >= beta
         {
             return eval;
         }
@@ -207,9 +205,10 @@ impl Searcher {
         // move count (late-move pruning), or when even a margin above the static evaluation
         // stays below alpha (futility pruning).
         let may_prune = !pv_node && !in_check;
-        let lmp_limit = ((LMP_BASE + depth * depth) / (2 - i32::from(improving))) as usize;
-        let futile =
-            depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha;
+        let lmp_limit =
+            ((params::lmp_base() + depth * depth) / (2 - i32::from(improving))) as usize;
+        let futile = depth <= params::futility_max_depth()
+            && eval + params::futility_base() + params::futility_margin() * depth <= alpha;
         self.keys.push(key);
         for i in 0..moves.len() {
             let m = pick_next(moves, &mut scores, i);
@@ -219,22 +218,23 @@ impl Searcher {
             let quiet = !m.is_capture() && m.promotion().is_none();
             // Shallow moves that lose material in the exchange on their target square are
             // skipped: captures losing more than a pawn a ply, quiets more than
-            // `QUIET_SEE_MARGIN` a ply. A capture that passed the exchange test for ordering
+            // `quiet_see_margin` a ply. A capture that passed the exchange test for ordering
             // passes it here too. Quiet moves past the late-move or futility limit go unless they
             // give check, which needs the move played, so their exchange test waits for that.
             let see_margin = if quiet {
-                QUIET_SEE_MARGIN
+                params::quiet_see_margin()
             } else {
-                SEE_PRUNE_MARGIN
+                params::see_prune_margin()
             };
             let may_see_prune = may_prune
-                && depth <= SEE_PRUNE_MAX_DEPTH
+                && depth <= params::see_prune_max_depth()
                 && result.best_score > -MATE_BOUND
                 && !is_good_tactical(scores[i]);
             let past_limit = may_prune
                 && quiet
                 && result.best_score > -MATE_BOUND
-                && ((depth <= LMP_MAX_DEPTH && quiets_tried.len() >= lmp_limit) || futile);
+                && ((depth <= params::lmp_max_depth() && quiets_tried.len() >= lmp_limit)
+                    || futile);
             let loses_exchange = || may_see_prune && !see_ge(pos, m, -see_margin * depth);
             if !past_limit && loses_exchange() {
                 continue;
@@ -326,11 +326,11 @@ impl Searcher {
     ) -> i32 {
         let Node { depth, pv_node, .. } = *node;
         let min_index = if pv_node {
-            LMR_MIN_INDEX_PV
+            params::lmr_min_index_pv() as usize
         } else {
-            LMR_MIN_INDEX
+            params::lmr_min_index() as usize
         };
-        if depth >= LMR_MIN_DEPTH
+        if depth >= params::lmr_min_depth()
             && index >= min_index
             && !node.in_check
             && is_plain_quiet(order_score)

@@ -4,7 +4,7 @@
 
 use shakmaty::Move;
 
-use super::params::{ASPIRATION_DELTA, ASPIRATION_MIN_DEPTH};
+use super::params;
 use super::{PvLine, Reporter, RootMove, Searcher};
 use crate::score::{INFINITY, is_mate};
 use crate::tt::Bound;
@@ -63,8 +63,8 @@ impl Searcher {
 
     /// Searches one depth, widening the window around `prev` until the score falls inside.
     pub(super) fn aspiration(&mut self, report: &mut dyn Reporter, depth: i32, prev: i32) -> i32 {
-        let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !is_mate(prev) {
+        let mut delta = params::aspiration_delta();
+        let (mut alpha, mut beta) = if depth >= params::aspiration_min_depth() && !is_mate(prev) {
             ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
         } else {
             (-INFINITY, INFINITY)

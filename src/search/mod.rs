@@ -40,7 +40,6 @@ use correction::CorrectionHistory;
 pub use correction::splitmix64;
 use frame::Frame;
 use ordering::{Heuristics, MAX_MOVES, pick_next};
-use params::{LMR_BASE, LMR_DIVISOR};
 use pv::PvTable;
 pub use report::{Collect, LineSink, PvLine, PvReport, Refutation, Reporter, Silent};
 use strength::Strength;
@@ -209,12 +208,15 @@ pub struct Searcher {
     root_depth: i32,
 }
 
-/// Reductions for late quiet moves: `LMR_BASE + ln(depth) ln(index) / LMR_DIVISOR`, floored.
+/// Reductions for late quiet moves: `base + ln(depth) ln(index) / divisor` (`params::lmr_*`),
+/// floored.
 fn lmr_table() -> [[i32; 64]; 64] {
+    let base = f64::from(params::lmr_base_centi()) / 100.0;
+    let divisor = f64::from(params::lmr_divisor_centi()) / 100.0;
     let mut table = [[0; 64]; 64];
     for (depth, row) in table.iter_mut().enumerate().skip(1) {
         for (index, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (LMR_BASE + (depth as f64).ln() * (index as f64).ln() / LMR_DIVISOR) as i32;
+            *r = (base + (depth as f64).ln() * (index as f64).ln() / divisor) as i32;
         }
     }
     table
@@ -323,6 +325,11 @@ impl Searcher {
     }
 
     fn search(&mut self, job: Job, report: &mut dyn Reporter) -> Outcome {
+        // A tuning build may have new reduction parameters since the last search.
+        #[cfg(feature = "tune")]
+        {
+            *self.lmr = lmr_table();
+        }
         self.prepare(&job);
         let in_check = self.root.is_check();
         if self.root_moves.is_empty() {

@@ -1,57 +1,179 @@
 //! Search tunables, in one place.
+//!
+//! Each parameter is read through a function of its name (`params::rfp_margin()`). In a normal
+//! build the function returns the default, a constant the compiler folds in, so the search is
+//! exactly as if the numbers were written where they are used. Built with `--features tune`,
+//! each parameter lives in an atomic that a UCI option of its name (`rfp_margin`, …) sets, so
+//! that a tuner such as `scripts/spsa.py` can play games with other values. [`TUNABLES`] lists
+//! them all with their ranges and SPSA step sizes (`pivot tunables` prints it).
 
-/// Half-width of the first aspiration window, in centipawns.
-pub const ASPIRATION_DELTA: i32 = 25;
-/// First depth searched with an aspiration window.
-pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+/// One tunable parameter: its name (also its UCI option's), default, range and SPSA step size (the final
+/// perturbation `c_end` of OpenBench's SPSA input format).
+pub struct Tunable {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    pub step: f64,
+    /// The current value (tuning builds only).
+    #[cfg(feature = "tune")]
+    pub value: &'static std::sync::atomic::AtomicI32,
+}
 
-/// Null-move pruning: minimum remaining depth, and reduction `BASE + depth / DIVISOR`.
-pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
-pub const NULL_MOVE_BASE_REDUCTION: i32 = 2;
-pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
+impl Tunable {
+    /// The value the search uses now.
+    pub fn get(&self) -> i32 {
+        #[cfg(feature = "tune")]
+        {
+            self.value.load(std::sync::atomic::Ordering::Relaxed)
+        }
+        #[cfg(not(feature = "tune"))]
+        {
+            self.default
+        }
+    }
+}
 
-/// Internal iterative reduction: minimum remaining depth of a non-PV node without a TT move
-/// that is searched a ply shallower.
-pub const IIR_MIN_DEPTH: i32 = 4;
+/// Whether this build takes the tunables as UCI options.
+pub const TUNING_BUILD: bool = cfg!(feature = "tune");
 
-/// Singular extensions: at depth `SINGULAR_MIN_DEPTH` or more, a TT move whose lower bound
-/// is at most `SINGULAR_TT_DEPTH_GAP` plies shallower is extended when every other move fails
-/// low against its score minus `SINGULAR_MARGIN` per ply, searched to half the depth.
-pub const SINGULAR_MIN_DEPTH: i32 = 7;
-pub const SINGULAR_TT_DEPTH_GAP: i32 = 3;
-pub const SINGULAR_MARGIN: i32 = 2;
-/// Off the PV, a singular move whose alternatives fail low by `DOUBLE_EXTENSION_MARGIN` more
-/// is extended two plies, at most `DOUBLE_EXTENSION_LIMIT` times on one path.
-pub const DOUBLE_EXTENSION_MARGIN: i32 = 20;
-pub const DOUBLE_EXTENSION_LIMIT: u8 = 6;
+/// Sets tunable `index` of [`TUNABLES`] to `value` for the searches that start from now on (in
+/// a build without the `tune` feature there is nothing to set).
+pub fn set(index: usize, value: i32) {
+    #[cfg(feature = "tune")]
+    if let Some(t) = TUNABLES.get(index) {
+        t.value.store(
+            value.clamp(t.min, t.max),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+    }
+    #[cfg(not(feature = "tune"))]
+    let _ = (index, value);
+}
 
-/// Late-move reductions: minimum remaining depth, first move index reduced at non-PV and PV
-/// nodes, and the table `LMR_BASE + ln(depth) ln(index) / LMR_DIVISOR`.
-pub const LMR_MIN_DEPTH: i32 = 3;
-pub const LMR_MIN_INDEX: usize = 3;
-pub const LMR_MIN_INDEX_PV: usize = 5;
-pub const LMR_BASE: f64 = 0.75;
-pub const LMR_DIVISOR: f64 = 2.25;
+macro_rules! tunables {
+    ($( $(#[$doc:meta])* $name:ident = $default:literal in $min:literal ..= $max:literal, step $step:literal; )*) => {
+        $(
+            $(#[$doc])*
+            #[inline(always)]
+            pub fn $name() -> i32 {
+                #[cfg(feature = "tune")]
+                {
+                    $name::VALUE.load(std::sync::atomic::Ordering::Relaxed)
+                }
+                #[cfg(not(feature = "tune"))]
+                {
+                    $default
+                }
+            }
 
-/// Reverse futility pruning: at non-PV nodes of remaining depth up to `RFP_MAX_DEPTH`, a static
-/// evaluation this far above beta per ply (one ply less when not improving) returns at once.
-pub const RFP_MAX_DEPTH: i32 = 7;
-pub const RFP_MARGIN: i32 = 75;
+            #[cfg(feature = "tune")]
+            pub mod $name {
+                pub static VALUE: std::sync::atomic::AtomicI32 =
+                    std::sync::atomic::AtomicI32::new($default);
+            }
+        )*
 
-/// Futility pruning: quiet moves at depth up to `FUTILITY_MAX_DEPTH` are skipped when the
-/// static evaluation plus `FUTILITY_BASE + FUTILITY_MARGIN * depth` cannot reach alpha.
-pub const FUTILITY_MAX_DEPTH: i32 = 6;
-pub const FUTILITY_BASE: i32 = 90;
-pub const FUTILITY_MARGIN: i32 = 100;
+        /// Every tunable, in the order above.
+        pub const TUNABLES: &[Tunable] = &[
+            $(
+                Tunable {
+                    name: stringify!($name),
+                    default: $default,
+                    min: $min,
+                    max: $max,
+                    step: $step,
+                    #[cfg(feature = "tune")]
+                    value: &$name::VALUE,
+                },
+            )*
+        ];
+    };
+}
 
-/// Late-move pruning: at depth up to `LMP_MAX_DEPTH`, quiet moves after the first
-/// `(LMP_BASE + depth²) / (2 − improving)` are skipped.
-pub const LMP_MAX_DEPTH: i32 = 7;
-pub const LMP_BASE: i32 = 3;
+tunables! {
+    /// Half-width of the first aspiration window, in centipawns.
+    aspiration_delta = 25 in 8..=80, step 4.0;
+    /// First depth searched with an aspiration window.
+    aspiration_min_depth = 5 in 2..=10, step 1.0;
 
-/// Static-exchange pruning at non-PV nodes of depth up to `SEE_PRUNE_MAX_DEPTH`: captures
-/// losing more than `SEE_PRUNE_MARGIN` per ply of depth are skipped, and quiet moves losing
-/// more than `QUIET_SEE_MARGIN` per ply.
-pub const SEE_PRUNE_MAX_DEPTH: i32 = 6;
-pub const SEE_PRUNE_MARGIN: i32 = 100;
-pub const QUIET_SEE_MARGIN: i32 = 60;
+    /// Null-move pruning: minimum remaining depth, and reduction `base + depth / divisor`.
+    null_move_min_depth = 3 in 1..=6, step 0.5;
+    null_move_base_reduction = 2 in 1..=5, step 0.5;
+    null_move_depth_divisor = 4 in 2..=8, step 0.5;
+
+    /// Internal iterative reduction: minimum remaining depth of a non-PV node without a TT
+    /// move that is searched a ply shallower.
+    iir_min_depth = 4 in 2..=8, step 0.5;
+
+    /// Singular extensions: at depth `singular_min_depth` or more, a TT move whose lower bound
+    /// is at most `singular_tt_depth_gap` plies shallower is extended when every other move
+    /// fails low against its score minus `singular_margin` per ply, searched to half the depth.
+    singular_min_depth = 7 in 4..=12, step 0.5;
+    singular_tt_depth_gap = 3 in 1..=6, step 0.5;
+    singular_margin = 2 in 1..=8, step 0.5;
+    /// Off the PV, a singular move whose alternatives fail low by `double_extension_margin`
+    /// more is extended two plies, at most `double_extension_limit` times on one path.
+    double_extension_margin = 20 in 0..=80, step 4.0;
+    double_extension_limit = 6 in 0..=16, step 1.0;
+
+    /// Late-move reductions: minimum remaining depth, first move index reduced at non-PV and
+    /// PV nodes, and the table `base + ln(depth) ln(index) / divisor`, both in hundredths.
+    lmr_min_depth = 3 in 2..=6, step 0.5;
+    lmr_min_index = 3 in 1..=8, step 0.5;
+    lmr_min_index_pv = 5 in 2..=10, step 0.5;
+    lmr_base_centi = 75 in 0..=200, step 8.0;
+    lmr_divisor_centi = 225 in 120..=400, step 12.0;
+
+    /// Reverse futility pruning: at non-PV nodes of remaining depth up to `rfp_max_depth`, a
+    /// static evaluation this far above beta per ply (one ply less when not improving)
+    /// returns at once.
+    rfp_max_depth = 7 in 3..=12, step 0.5;
+    rfp_margin = 75 in 30..=200, step 6.0;
+
+    /// Futility pruning: quiet moves at depth up to `futility_max_depth` are skipped when the
+    /// static evaluation plus `futility_base + futility_margin * depth` cannot reach alpha.
+    futility_max_depth = 6 in 2..=12, step 0.5;
+    futility_base = 90 in 0..=300, step 10.0;
+    futility_margin = 100 in 30..=250, step 8.0;
+
+    /// Late-move pruning: at depth up to `lmp_max_depth`, quiet moves after the first
+    /// `(lmp_base + depth²) / (2 − improving)` are skipped.
+    lmp_max_depth = 7 in 2..=12, step 0.5;
+    lmp_base = 3 in 0..=12, step 1.0;
+
+    /// Static-exchange pruning at non-PV nodes of depth up to `see_prune_max_depth`: captures
+    /// losing more than `see_prune_margin` per ply of depth are skipped, and quiet moves losing
+    /// more than `quiet_see_margin` per ply.
+    see_prune_max_depth = 6 in 2..=12, step 0.5;
+    see_prune_margin = 100 in 20..=250, step 8.0;
+    quiet_see_margin = 60 in 10..=200, step 6.0;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_default_lies_in_its_range_and_names_are_unique() {
+        for (i, t) in TUNABLES.iter().enumerate() {
+            assert!(t.min <= t.default && t.default <= t.max, "{}", t.name);
+            assert!(
+                t.step > 0.0 && t.step <= f64::from(t.max - t.min),
+                "{}",
+                t.name
+            );
+            assert_eq!(t.get(), t.default, "{}", t.name);
+            assert!(TUNABLES[..i].iter().all(|o| o.name != t.name), "{}", t.name);
+            assert_eq!(t.name, t.name.to_ascii_lowercase());
+        }
+    }
+
+    /// The reduction table's parameters in hundredths give exactly the numbers the search was
+    /// tuned with (0.75 and 2.25), so the table and the bench signature are unchanged.
+    #[test]
+    fn the_reduction_parameters_are_exact() {
+        assert_eq!(f64::from(lmr_base_centi()) / 100.0, 0.75);
+        assert_eq!(f64::from(lmr_divisor_centi()) / 100.0, 2.25);
+    }
+}

@@ -6,11 +6,7 @@ use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use super::Searcher;
 use super::alphabeta::Node;
-use super::params::{
-    DOUBLE_EXTENSION_LIMIT, DOUBLE_EXTENSION_MARGIN, NULL_MOVE_BASE_REDUCTION,
-    NULL_MOVE_DEPTH_DIVISOR, NULL_MOVE_MIN_DEPTH, SINGULAR_MARGIN, SINGULAR_MIN_DEPTH,
-    SINGULAR_TT_DEPTH_GAP,
-};
+use super::params;
 use crate::game::key_of;
 use crate::score::{DRAW, MATE_BOUND, MAX_PLY, NO_EVAL};
 use crate::tb;
@@ -92,7 +88,7 @@ impl Searcher {
         } = *node;
         if node.pv_node
             || node.in_check
-            || depth < NULL_MOVE_MIN_DEPTH
+            || depth < params::null_move_min_depth()
             || node.excluded.is_some()
             || self.stack[ply - 1].mv.is_none()
             || beta.abs() >= MATE_BOUND
@@ -102,7 +98,7 @@ impl Searcher {
             return None;
         }
         let passed = pos.clone().swap_turn().ok()?;
-        let r = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
+        let r = params::null_move_base_reduction() + depth / params::null_move_depth_divisor();
         let passed_key = key_of(&passed);
         self.tt.prefetch(passed_key);
         self.keys.push(key);
@@ -150,10 +146,10 @@ impl Searcher {
         let Some(e) = node.entry else {
             return Singular::Untested;
         };
-        if depth < SINGULAR_MIN_DEPTH
+        if depth < params::singular_min_depth()
             || ply >= 2 * self.root_depth as usize
             || !matches!(e.bound, Bound::Lower | Bound::Exact)
-            || e.depth < depth - SINGULAR_TT_DEPTH_GAP
+            || e.depth < depth - params::singular_tt_depth_gap()
         {
             return Singular::Untested;
         }
@@ -164,7 +160,7 @@ impl Searcher {
         let Some(&candidate) = moves.iter().find(|m| node.tt_move.matches(**m)) else {
             return Singular::Untested;
         };
-        let singular_beta = tt_score - SINGULAR_MARGIN * depth;
+        let singular_beta = tt_score - params::singular_margin() * depth;
         self.stack[ply].excluded = Some(candidate);
         let score = self.negamax(
             pos,
@@ -182,8 +178,8 @@ impl Searcher {
         }
         let extension = if score < singular_beta {
             if !pv_node
-                && score < singular_beta - DOUBLE_EXTENSION_MARGIN
-                && self.stack[ply].double_extensions < DOUBLE_EXTENSION_LIMIT
+                && score < singular_beta - params::double_extension_margin()
+                && i32::from(self.stack[ply].double_extensions) < params::double_extension_limit()
             {
                 2
             } else {
