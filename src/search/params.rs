@@ -148,6 +148,15 @@ tunables! {
     see_prune_max_depth = 6 in 2..=12, step 0.5;
     see_prune_margin = 100 in 20..=250, step 8.0;
     quiet_see_margin = 60 in 10..=200, step 6.0;
+
+    /// Time management (`time::for_clock`): moves assumed to remain when the GUI does not say,
+    /// the percentage of the increment each move plans to spend, the cap on the soft limit as
+    /// a fraction 1/x of the usable time (half the increment is always allowed), and the hard
+    /// limit as a multiple of the soft one.
+    tm_moves_to_go = 25 in 10..=50, step 2.0;
+    tm_increment_percent = 75 in 40..=100, step 5.0;
+    tm_soft_cap_divisor = 4 in 2..=8, step 0.5;
+    tm_hard_factor = 4 in 2..=8, step 0.5;
 }
 
 #[cfg(test)]

@@ -7,6 +7,8 @@
 
 use std::time::Duration;
 
+use super::params;
+
 /// Clock state for the side to move, as sent with `go`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
@@ -22,8 +24,6 @@ pub struct TimeLimits {
     pub hard: Duration,
 }
 
-/// Moves we assume remain when the GUI does not say (sudden death or increment).
-const DEFAULT_MOVES_TO_GO: u64 = 25;
 /// Future moves whose overhead is held back from the clock (repeating controls).
 const RESERVED_MOVES: u64 = 10;
 /// `go movetime` is cut this much short so the reply arrives within the allotted time.
@@ -54,7 +54,9 @@ pub fn for_movetime(movetime_ms: u64) -> TimeLimits {
 /// limits are at least 1 ms while the clock holds more than the overhead, never more than the
 /// clock less the overhead, and grow with the time left and with the increment.
 pub fn for_clock(clock: Clock, overhead_ms: u64) -> TimeLimits {
-    let mtg = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50);
+    // Moves assumed to remain when the GUI does not say (sudden death or increment).
+    let default_mtg = params::tm_moves_to_go() as u64;
+    let mtg = clock.movestogo.unwrap_or(default_mtg).clamp(1, 50);
     // Saturating throughout: a GUI may send any clock value up to u64::MAX.
     let left = clock.time_ms.saturating_sub(overhead_ms);
     if left == 0 {
@@ -68,14 +70,22 @@ pub fn for_clock(clock: Clock, overhead_ms: u64) -> TimeLimits {
         .saturating_mul((mtg - 1).min(RESERVED_MOVES))
         .min(left / 2);
     let usable = left - reserve;
-    let share = (usable / mtg).saturating_add(clock.inc_ms / 4 * 3);
-    let cap = (usable / 4).max((clock.inc_ms / 2).min(usable / 2));
+    let inc_share = percent(clock.inc_ms, params::tm_increment_percent() as u64);
+    let share = (usable / mtg).saturating_add(inc_share);
+    let cap_divisor = params::tm_soft_cap_divisor() as u64;
+    let cap = (usable / cap_divisor).max((clock.inc_ms / 2).min(usable / 2));
     let soft = share.min(cap).max(1);
-    let hard = soft.saturating_mul(4).min(usable / 2).max(soft);
+    let hard_factor = params::tm_hard_factor() as u64;
+    let hard = soft.saturating_mul(hard_factor).min(usable / 2).max(soft);
     TimeLimits {
         soft: Duration::from_millis(soft),
         hard: Duration::from_millis(hard),
     }
+}
+
+/// `pct` percent of `ms`, rounded down, without overflow.
+fn percent(ms: u64, pct: u64) -> u64 {
+    ms / 100 * pct + ms % 100 * pct / 100
 }
 
 /// What an iteration tells the time manager.
