@@ -365,8 +365,15 @@ impl Engine {
 
     /// `go`: starts a search of the current position (the running one, if any, is finished
     /// first) that reports to `report`; the best move is reported when the search ends (under
-    /// `infinite` or `ponder`, not before `stop` or `ponderhit`).
-    pub fn go(&mut self, params: GoParams, report: Box<dyn Reporter + Send>) -> Vec<Notice> {
+    /// `infinite` or `ponder`, not before `stop` or `ponderhit`). What there is to say about
+    /// the parameters goes to `tell` before the search starts, so that it comes before any of
+    /// the search's own output.
+    pub fn go(
+        &mut self,
+        params: GoParams,
+        report: Box<dyn Reporter + Send>,
+        tell: impl FnOnce(Vec<Notice>),
+    ) {
         let mut notices = self.finish_search();
         notices.extend(params.problems.iter().cloned().map(Notice::Error));
         let pos = self.game.pos();
@@ -435,9 +442,9 @@ impl Engine {
             move_overhead_ms: self.move_overhead_ms,
             network: Arc::clone(&self.network),
         };
+        tell(notices);
         self.send_request(Request::Go(Box::new(job), report));
         self.searching = true;
-        notices
     }
 }
 

@@ -19,13 +19,29 @@ fn pivot(args: &[&str]) -> (i32, String, String) {
 fn help_describes_the_subcommands() {
     let (code, out, _) = pivot(&["--help"]);
     assert_eq!(code, 0);
-    for word in ["bench", "perft", "pv-check", "--log-file", "UCI"] {
+    for word in [
+        "bench",
+        "perft",
+        "pv-check",
+        "tunables",
+        "--log-file",
+        "UCI",
+    ] {
         assert!(out.contains(word), "{word} missing from:\n{out}");
     }
-    // The training pipeline is a separate binary.
-    for word in ["datagen", "rescore", "train", "tune"] {
-        assert!(!out.contains(word), "{word} in:\n{out}");
-    }
+    // The subcommands, exactly: the training pipeline is a separate binary.
+    let commands: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(
+        commands,
+        ["bench", "pv-check", "tunables", "perft", "help"],
+        "{out}"
+    );
 }
 
 #[test]
@@ -85,4 +101,27 @@ fn perft_rejects_a_bad_fen_with_a_message() {
     let (code, _, err) = pivot(&["perft", "2", "--fen", "not a fen"]);
     assert_eq!(code, 2);
     assert!(err.contains("invalid FEN"), "{err}");
+}
+
+/// `tunables` lists every search parameter in OpenBench's SPSA format, each default within
+/// its range.
+#[test]
+fn tunables_print_in_openbench_format() {
+    let (code, out, _) = pivot(&["tunables"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.len() >= 20, "{out}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("rfp_margin, int, ")),
+        "{out}"
+    );
+    for line in lines {
+        let f: Vec<&str> = line.split(", ").collect();
+        assert_eq!(f.len(), 7, "{line}");
+        assert_eq!(f[1], "int", "{line}");
+        let [value, min, max]: [i64; 3] = [f[2], f[3], f[4]].map(|x| x.parse().unwrap());
+        assert!(min <= value && value <= max, "{line}");
+        assert!(f[5].parse::<f64>().unwrap() > 0.0, "{line}");
+        assert_eq!(f[6], "0.002", "{line}");
+    }
 }

@@ -62,7 +62,7 @@ impl Session {
             Command::Go(params) => {
                 let game = engine.game();
                 let report = UciReport::new(game.pos(), game.castling(), engine.show_wdl());
-                tell(engine.go(params, Box::new(report)));
+                engine.go(params, Box::new(report), tell);
             }
             Command::Stop => engine.stop(),
             Command::PonderHit => engine.ponderhit(),
