@@ -128,13 +128,15 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
     })
 }
 
-/// Reads a network of this build's hidden size, or says why the bytes are not one. A file with
-/// one output layer fills every bucket with it.
+/// Reads a network of this build's hidden size or a narrower one, or says why the bytes are
+/// not one. A narrower network's missing neurons are silent (no weights, no bias, no output
+/// weight), so it evaluates exactly as it did. A file with one output layer fills every
+/// bucket with it.
 pub fn decode(bytes: &[u8]) -> Result<Network, String> {
     let w = decode_weights(bytes)?;
-    if w.hidden != HIDDEN {
+    if w.hidden > HIDDEN {
         return Err(format!(
-            "a network of {} hidden neurons; this build reads {HIDDEN}",
+            "a network of {} hidden neurons; this build reads up to {HIDDEN}",
             w.hidden
         ));
     }
@@ -153,20 +155,23 @@ pub fn decode(bytes: &[u8]) -> Result<Network, String> {
             "an output weight of {w}; this build reads -{MAX_OUTPUT_WEIGHT} to {MAX_OUTPUT_WEIGHT}"
         ));
     }
+    let h = w.hidden;
     let mut hidden_weights = vec![[0i16; HIDDEN]; INPUTS];
     for (column, row) in hidden_weights
         .iter_mut()
-        .zip(w.hidden_weights.chunks_exact(HIDDEN))
+        .zip(w.hidden_weights.chunks_exact(h))
     {
-        column.copy_from_slice(row);
+        column[..h].copy_from_slice(row);
     }
     let mut hidden_bias = [0i16; HIDDEN];
-    hidden_bias.copy_from_slice(&w.hidden_bias);
+    hidden_bias[..h].copy_from_slice(&w.hidden_bias);
     let mut output_weights = [[0i16; 2 * HIDDEN]; BUCKETS];
     let mut output_bias = [0i32; BUCKETS];
     for (b, (weights, bias)) in output_weights.iter_mut().zip(&mut output_bias).enumerate() {
         let (layer, layer_bias) = w.output_layer(b);
-        weights.copy_from_slice(layer);
+        let (us, them) = weights.split_at_mut(HIDDEN);
+        us[..h].copy_from_slice(&layer[..h]);
+        them[..h].copy_from_slice(&layer[h..]);
         *bias = layer_bias;
     }
     Ok(Network {
@@ -276,5 +281,59 @@ mod tests {
                 .unwrap()
                 .contains("output weight of 200")
         );
+    }
+
+    /// A file narrower than this build is read with its missing neurons silent: it evaluates
+    /// exactly as the full network does with those neurons' output weights at zero. A wider
+    /// file is refused.
+    #[test]
+    fn a_narrower_network_is_padded_and_a_wider_one_refused() {
+        let net = network();
+        let h = HIDDEN / 2;
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.extend_from_slice(&(h as u32).to_le_bytes());
+        bytes.extend_from_slice(&(BUCKETS as u32).to_le_bytes());
+        let rows = net.hidden_weights.iter().flat_map(|c| &c[..h]);
+        let layers = net
+            .output_weights
+            .iter()
+            .flat_map(|l| l[..h].iter().chain(&l[HIDDEN..HIDDEN + h]));
+        for w in rows.chain(&net.hidden_bias[..h]).chain(layers) {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        for b in &net.output_bias {
+            bytes.extend_from_slice(&b.to_le_bytes());
+        }
+        let padded = decode(&bytes).unwrap();
+        let mut silenced = net.clone();
+        for layer in silenced.output_weights.iter_mut() {
+            layer[h..HIDDEN].fill(0);
+            layer[HIDDEN + h..].fill(0);
+        }
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            let pos: shakmaty::Chess = fen
+                .parse::<shakmaty::fen::Fen>()
+                .unwrap()
+                .into_position(shakmaty::CastlingMode::Standard)
+                .unwrap();
+            assert_eq!(
+                padded.eval_from_scratch(&pos),
+                silenced.eval_from_scratch(&pos),
+                "{fen}"
+            );
+        }
+        let wider = HIDDEN + 64;
+        let mut bytes = vec![0u8; size_for(wider, BUCKETS)];
+        bytes[..4].copy_from_slice(MAGIC);
+        bytes[4..8].copy_from_slice(&VERSION.to_le_bytes());
+        bytes[8..12].copy_from_slice(&(wider as u32).to_le_bytes());
+        bytes[12..16].copy_from_slice(&(BUCKETS as u32).to_le_bytes());
+        assert!(decode(&bytes).err().unwrap().contains("reads up to"));
     }
 }

@@ -18,8 +18,9 @@ pub use accumulator::Accumulator;
 
 /// Piece-square inputs: 2 colours × 6 roles × 64 squares.
 pub const INPUTS: usize = 768;
-/// Hidden neurons per side.
-pub const HIDDEN: usize = 128;
+// `pub const HIDDEN: usize`, hidden neurons per side: the embedded network's width, or the
+// `PIVOT_HIDDEN` environment variable at build time (see `build.rs`).
+include!(concat!(env!("OUT_DIR"), "/hidden.rs"));
 /// Output layers, chosen by the number of pieces on the board (kings and pawns included).
 pub const BUCKETS: usize = 8;
 
