@@ -91,18 +91,24 @@ pub fn declarations() -> Vec<String> {
     lines
 }
 
-fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
+fn spin(
+    name: &str,
+    value: Option<&str>,
+    min: impl Into<i128>,
+    max: impl Into<i128>,
+) -> Result<i128, String> {
+    let (min, max) = (min.into(), max.into());
     let text = value.ok_or_else(|| format!("option '{name}' needs a value ({min} to {max})"))?;
     let v: i128 = text
         .trim()
         .parse()
         .map_err(|_| format!("option '{name}': '{text}' is not a number ({min} to {max})"))?;
-    if v < i128::from(min) || v > i128::from(max) {
+    if v < min || v > max {
         return Err(format!(
             "option '{name}': {v} is out of range ({min} to {max})"
         ));
     }
-    Ok(v as u64)
+    Ok(v)
 }
 
 fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
@@ -122,9 +128,8 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<OptionChange, String> {
         "hash" => spin("Hash", value, HASH_MIN as u64, HASH_MAX as u64)
             .map(|v| OptionChange::Hash(v as usize)),
         "clear hash" => Ok(OptionChange::ClearHash),
-        "move overhead" => {
-            spin("Move Overhead", value, OVERHEAD_MIN, OVERHEAD_MAX).map(OptionChange::MoveOverhead)
-        }
+        "move overhead" => spin("Move Overhead", value, OVERHEAD_MIN, OVERHEAD_MAX)
+            .map(|v| OptionChange::MoveOverhead(v as u64)),
         "ponder" => check("Ponder", value).map(OptionChange::Ponder),
         "threads" => spin("Threads", value, THREADS_MIN as u64, THREADS_MAX as u64)
             .map(|v| OptionChange::Threads(v as usize)),
@@ -148,10 +153,10 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<OptionChange, String> {
         }
         "uci_showcurrline" => check("UCI_ShowCurrLine", value).map(OptionChange::ShowCurrLine),
         "uci_limitstrength" => check("UCI_LimitStrength", value).map(OptionChange::LimitStrength),
-        "uci_elo" => spin("UCI_Elo", value, MIN_ELO.into(), MAX_ELO.into())
-            .map(|v| OptionChange::Elo(v as u32)),
-        "skill level" => spin("Skill Level", value, 0, MAX_SKILL.into())
-            .map(|v| OptionChange::SkillLevel(v as u32)),
+        "uci_elo" => spin("UCI_Elo", value, MIN_ELO, MAX_ELO).map(|v| OptionChange::Elo(v as u32)),
+        "skill level" => {
+            spin("Skill Level", value, 0, MAX_SKILL).map(|v| OptionChange::SkillLevel(v as u32))
+        }
         "evalfile" => Ok(OptionChange::EvalFile(
             value
                 .map(str::trim)
@@ -162,22 +167,7 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<OptionChange, String> {
         other => match TUNABLES.iter().position(|t| t.name == other) {
             Some(i) if TUNING_BUILD => {
                 let t = &TUNABLES[i];
-                let text = value.ok_or_else(|| {
-                    format!("option '{}' needs a value ({} to {})", t.name, t.min, t.max)
-                })?;
-                let v: i64 = text.trim().parse().map_err(|_| {
-                    format!(
-                        "option '{}': '{text}' is not a number ({} to {})",
-                        t.name, t.min, t.max
-                    )
-                })?;
-                if v < i64::from(t.min) || v > i64::from(t.max) {
-                    return Err(format!(
-                        "option '{}': {v} is out of range ({} to {})",
-                        t.name, t.min, t.max
-                    ));
-                }
-                Ok(OptionChange::Tunable(i, v as i32))
+                spin(t.name, value, t.min, t.max).map(|v| OptionChange::Tunable(i, v as i32))
             }
             _ => Err(format!("unknown option '{name}'")),
         },
@@ -186,8 +176,6 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<OptionChange, String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::search::params::TUNABLES;
-
     /// The search parameters are options only in a tuning build (`--features tune`); there
     /// they are checked against their ranges like any spin option.
     #[test]

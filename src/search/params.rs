@@ -7,8 +7,8 @@
 //! that a tuner such as `scripts/spsa.py` can play games with other values. [`TUNABLES`] lists
 //! them all with their ranges and SPSA step sizes (`pivot tunables` prints it).
 
-/// One tunable parameter: its name (also its UCI option's), default, range and SPSA step size (the final
-/// perturbation `c_end` of OpenBench's SPSA input format).
+/// One tunable parameter: its name (also its UCI option's), default, range and SPSA step size
+/// (the final perturbation `c_end` of OpenBench's SPSA input format).
 pub struct Tunable {
     pub name: &'static str,
     pub default: i32,
