@@ -5,6 +5,7 @@ pub mod engine;
 pub mod eval;
 pub mod frontend;
 pub mod game;
+pub mod movegen;
 pub mod nnue;
 pub mod options;
 pub mod out;

@@ -10,6 +10,7 @@ use super::alphabeta::insufficient_material;
 use super::ordering::{MAX_MOVES, TT_MOVE, pick_next, tactical_score};
 use super::see::see_ge;
 use crate::game::key_after;
+use crate::movegen::{has_legal_move, noisy_moves};
 use crate::score::MAX_PLY;
 use crate::score::{DRAW, INFINITY, MATE};
 use crate::tt::{Bound, PackedMove, score_from_tt, score_to_tt};
@@ -63,10 +64,21 @@ impl Searcher {
             );
             return static_eval;
         }
-        let mut moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { DRAW };
-        }
+        // In check every evasion is searched; otherwise only captures and promotions, generated
+        // without the quiet moves (a position with none of them may still be stalemate).
+        let mut moves = if in_check {
+            let evasions = pos.legal_moves();
+            if evasions.is_empty() {
+                return -MATE + ply as i32;
+            }
+            evasions
+        } else {
+            let noisy = noisy_moves(pos);
+            if noisy.is_empty() && !has_legal_move(pos) {
+                return DRAW;
+            }
+            noisy
+        };
         if in_check && (pos.halfmoves() >= 100 || insufficient_material(pos)) {
             return DRAW;
         }
@@ -78,7 +90,7 @@ impl Searcher {
             }
             alpha = alpha.max(static_eval);
             best = static_eval;
-            moves.retain(|m| (m.is_capture() || m.promotion().is_some()) && see_ge(pos, *m, 0));
+            moves.retain(|m| see_ge(pos, *m, 0));
         }
         let mut scores = [0i32; MAX_MOVES];
         for (m, s) in moves.iter().zip(scores.iter_mut()) {

@@ -1,0 +1,257 @@
+//! Move generation that shakmaty does not offer on its own: the legal captures and promotions
+//! of a position, for the quiescence search, without generating the quiet moves and throwing
+//! them away. The moves come in exactly the order (and form) in which `legal_moves()` lists
+//! them, so a search that switches from filtering that list to this one visits the same tree.
+
+use shakmaty::attacks::{aligned, between, bishop_attacks, king_attacks, knight_attacks};
+use shakmaty::attacks::{pawn_attacks, queen_attacks, rook_attacks};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, MoveList, Position, Role, Square};
+
+const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
+const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
+
+/// The legal captures (en passant included) and promotions of `pos`, which must not be in
+/// check, in `legal_moves()` order: that list filtered to `is_capture() || is_promotion()`.
+pub fn noisy_moves(pos: &Chess) -> MoveList {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else {
+        return filtered_legal_moves(pos);
+    };
+    if pos.is_check() {
+        return filtered_legal_moves(pos);
+    }
+    let them = pos.them();
+    let occupied = board.occupied();
+    let mut moves = MoveList::new();
+
+    // En passant first, as shakmaty generates it.
+    let mut has_ep = false;
+    if let Some(to) = pos.maybe_ep_square() {
+        (pos.our(Role::Pawn) & pawn_attacks(!us, to)).for_each(|from| {
+            moves.push(Move::EnPassant { from, to });
+            has_ep = true;
+        });
+    }
+
+    // Pawn captures towards the a-file, then towards the h-file; promotions by capture after
+    // the plain captures of each direction; then promotions by a step forward.
+    let pawns = pos.our(Role::Pawn);
+    let (west, east, forward) = match us {
+        Color::White => (7, 9, 8),
+        Color::Black => (-9, -7, -8),
+    };
+    for (offset, edge) in [(west, FILE_A), (east, FILE_H)] {
+        let captures = (pawns & !edge).shift(offset) & them;
+        (captures & !Bitboard::BACKRANKS).for_each(|to| {
+            let from = square_offset(to, -offset);
+            moves.push(Move::Normal {
+                role: Role::Pawn,
+                from,
+                capture: board.role_at(to),
+                to,
+                promotion: None,
+            });
+        });
+        (captures & Bitboard::BACKRANKS).for_each(|to| {
+            push_promotions(
+                &mut moves,
+                square_offset(to, -offset),
+                to,
+                board.role_at(to),
+            );
+        });
+    }
+    let steps = pawns.shift(forward) & !occupied & Bitboard::BACKRANKS;
+    steps.for_each(|to| push_promotions(&mut moves, square_offset(to, -forward), to, None));
+
+    // Pieces, in shakmaty's order of roles, each from its lowest square up.
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        pos.our(role).for_each(|from| {
+            let reach = match role {
+                Role::Knight => knight_attacks(from),
+                Role::Bishop => bishop_attacks(from, occupied),
+                Role::Rook => rook_attacks(from, occupied),
+                _ => queen_attacks(from, occupied),
+            };
+            (reach & them).for_each(|to| {
+                moves.push(Move::Normal {
+                    role,
+                    from,
+                    capture: board.role_at(to),
+                    to,
+                    promotion: None,
+                });
+            });
+        });
+    }
+
+    // The king takes only what no enemy piece defends.
+    (king_attacks(king) & them).for_each(|to| {
+        if board.attacks_to(to, !us, occupied).is_empty() {
+            moves.push(Move::Normal {
+                role: Role::King,
+                from: king,
+                capture: board.role_at(to),
+                to,
+                promotion: None,
+            });
+        }
+    });
+
+    // Pinned pieces move only along the pin; en passant must not uncover the king.
+    let blockers = slider_blockers(board, them, king);
+    if blockers.any() || has_ep {
+        moves.retain(|m| is_safe(board, us, king, *m, blockers));
+    }
+    moves
+}
+
+/// Whether the side to move has a legal move, for a position that has no captures or
+/// promotions: a safe step of the king settles it in most positions without generating the
+/// other moves.
+pub fn has_legal_move(pos: &Chess) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    if let Some(king) = board.king_of(us)
+        && !pos.is_check()
+    {
+        let occupied = board.occupied();
+        let steps = king_attacks(king) & !occupied;
+        if steps
+            .into_iter()
+            .any(|to| board.attacks_to(to, !us, occupied).is_empty())
+        {
+            return true;
+        }
+    }
+    !pos.legal_moves().is_empty()
+}
+
+/// `legal_moves()` filtered to captures and promotions: the fallback in check (and for a
+/// position without a king, which a `Chess` never is).
+fn filtered_legal_moves(pos: &Chess) -> MoveList {
+    let mut moves = pos.legal_moves();
+    moves.retain(|m| m.is_capture() || m.is_promotion());
+    moves
+}
+
+/// `sq` moved by `offset` squares; the offset undoes one that produced `sq` on the board.
+#[inline]
+fn square_offset(sq: Square, offset: i32) -> Square {
+    Square::new((sq as i32 + offset) as u32)
+}
+
+fn push_promotions(moves: &mut MoveList, from: Square, to: Square, capture: Option<Role>) {
+    for promotion in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+        moves.push(Move::Normal {
+            role: Role::Pawn,
+            from,
+            capture,
+            to,
+            promotion: Some(promotion),
+        });
+    }
+}
+
+/// Pieces of either side that stand alone between `king` and an enemy slider aimed at it.
+fn slider_blockers(board: &Board, enemy: Bitboard, king: Square) -> Bitboard {
+    let snipers = (rook_attacks(king, Bitboard(0)) & board.rooks_and_queens())
+        | (bishop_attacks(king, Bitboard(0)) & board.bishops_and_queens());
+    let mut blockers = Bitboard(0);
+    (snipers & enemy).for_each(|sniper| {
+        let b = between(king, sniper) & board.occupied();
+        if !b.more_than_one() {
+            blockers |= b;
+        }
+    });
+    blockers
+}
+
+/// Whether `m` leaves the king of `us` safe, given the pinned pieces (`blockers`).
+fn is_safe(board: &Board, us: Color, king: Square, m: Move, blockers: Bitboard) -> bool {
+    match m {
+        Move::Normal { from, to, .. } => !blockers.contains(from) || aligned(from, to, king),
+        Move::EnPassant { from, to } => {
+            let captured = Square::from_coords(to.file(), from.rank());
+            let occupied = board.occupied().toggled(from).toggled(captured).with(to);
+            board
+                .attacks_to(king, !us, occupied)
+                .without(captured)
+                .is_empty()
+        }
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::test_position as pos;
+
+    /// Positions with en passant (also pinned), promotions by step and by capture, pins along
+    /// every line, and a Chess960 start; then every position two plies on from each.
+    const FENS: [&str; 10] = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        "8/8/8/2k5/3Pp3/8/8/4K2R b K d3 0 1",
+        "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",
+        "1k6/1P4P1/8/8/8/8/1p4p1/1K6 w - - 0 1",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+    ];
+
+    fn check(p: &Chess, fen: &str) {
+        let legal = p.legal_moves();
+        if p.is_check() {
+            return;
+        }
+        let mut expected = legal.clone();
+        expected.retain(|m| m.is_capture() || m.is_promotion());
+        assert_eq!(noisy_moves(p), expected, "{fen}");
+        assert_eq!(has_legal_move(p), !legal.is_empty(), "{fen}");
+    }
+
+    #[test]
+    fn noisy_moves_are_the_legal_captures_and_promotions_in_order() {
+        let mut checked = 0;
+        for fen in FENS {
+            let start = pos(fen);
+            check(&start, fen);
+            for m in start.legal_moves() {
+                let mut child = start.clone();
+                child.play_unchecked(m);
+                check(&child, fen);
+                for m2 in child.legal_moves() {
+                    let mut grandchild = child.clone();
+                    grandchild.play_unchecked(m2);
+                    check(&grandchild, fen);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
+    }
+
+    /// Stalemates and positions whose only moves are quiet ones.
+    #[test]
+    fn a_position_without_captures_knows_whether_it_can_move() {
+        for (fen, can_move) in [
+            ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", false),
+            ("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1", false),
+            ("k7/P7/1K6/8/8/8/8/8 b - - 0 1", false),
+            ("k7/8/PK6/8/8/8/8/8 b - - 0 1", true),
+            ("k7/2K5/1P6/7p/8/8/8/8 b - - 0 1", true),
+            ("k7/2K5/1P6/8/8/8/8/8 b - - 0 1", false),
+            ("7k/8/6K1/8/8/8/8/R7 b - - 0 1", true),
+        ] {
+            let p = pos(fen);
+            assert!(noisy_moves(&p).is_empty(), "{fen}");
+            assert_eq!(has_legal_move(&p), can_move, "{fen}");
+            assert_eq!(has_legal_move(&p), !p.legal_moves().is_empty(), "{fen}");
+        }
+    }
+}
