@@ -10,8 +10,10 @@ use shakmaty::{Bitboard, Board, Chess, Color, Move, MoveList, Position, Role, Sq
 const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
 const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
 
-/// The legal captures (en passant included) and promotions of `pos`, which must not be in
-/// check, in `legal_moves()` order: that list filtered to `is_capture() || is_promotion()`.
+/// The legal captures (en passant included) and promotions of `pos`, in `legal_moves()` order:
+/// that list filtered to `is_capture() || is_promotion()`. Generated directly when the side to
+/// move is not in check; in check the full list is filtered (quiescence searches every evasion
+/// there anyway).
 pub fn noisy_moves(pos: &Chess) -> MoveList {
     let board = pos.board();
     let us = pos.turn();
