@@ -169,6 +169,57 @@ fn evalfile_loads_a_network_that_searches_then_use() {
     std::fs::remove_file(&path).ok();
 }
 
+/// A network grown into king buckets from the built-in one (every bucket a copy) evaluates
+/// every position alike, so through `EvalFile` it searches exactly the same tree: the same
+/// nodes, scores and PVs at every depth, with castling and king walks that cross buckets.
+#[test]
+fn evalfile_reads_king_buckets_and_a_grown_network_searches_the_same_tree() {
+    use pivot::nnue::{file, network};
+    let map = std::array::from_fn(|sq| (sq % 8 / 2) as u8 + 4 * u8::from(sq >= 16));
+    let grown = network().with_king_buckets(8, map).unwrap();
+    let path = std::env::temp_dir().join(format!("pivot-kings-{}.nnue", std::process::id()));
+    std::fs::write(&path, file::encode(&grown)).unwrap();
+    // Everything of the search's report but its clock.
+    let tree = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| {
+                let mut words = l.split_whitespace().peekable();
+                let mut kept = Vec::new();
+                while let Some(w) = words.next() {
+                    if matches!(w, "time" | "nps" | "hashfull") {
+                        words.next();
+                    } else {
+                        kept.push(w);
+                    }
+                }
+                kept.join(" ")
+            })
+            .collect()
+    };
+    let mut searches = Vec::new();
+    for evalfile in [None, Some(&path)] {
+        let mut p = Pivot::start();
+        if let Some(path) = evalfile {
+            p.send(&format!("setoption name EvalFile value {}", path.display()));
+            assert!(p.sync()[0].contains("using the network in"));
+        }
+        let mut lines = Vec::new();
+        for position in [
+            "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6",
+            "position fen 8/5pk1/6p1/8/3K4/8/5PP1/8 w - - 0 1",
+        ] {
+            p.send(position);
+            p.send("go depth 9");
+            lines.extend(p.read_until("bestmove"));
+        }
+        searches.push(tree(&lines));
+    }
+    assert!(searches[0].len() > 10);
+    assert_eq!(searches[0], searches[1]);
+    std::fs::remove_file(&path).ok();
+}
+
 #[test]
 fn multipv_sends_k_lines_per_depth_best_first_with_distinct_moves() {
     let mut p = Pivot::start();

@@ -1,17 +1,30 @@
 //! The network file: `PVNN`, format version, hidden size and (from format 2) output buckets
-//! (u32 each), then the quantized weights little-endian: hidden weights input by input (i16),
-//! hidden biases (i16), each bucket's output weights (i16), each bucket's output bias (i32).
-//! Format 1 has one output layer and no bucket count; it is read as that layer in every bucket.
+//! (u32 each); from format 3 the number of king buckets (u32) and the king map (64 bytes, the
+//! bucket of each square of a side's own king from that side); then the quantized weights
+//! little-endian: hidden weights input by input (i16; king bucket 0's inputs, then bucket
+//! 1's, …), hidden biases (i16), each bucket's output weights (i16), each bucket's output bias
+//! (i32). Format 1 has one output layer and no bucket count; it is read as that layer in every
+//! bucket. A network without king buckets is written in format 2.
 
-use super::{BUCKETS, HIDDEN, INPUTS, MAX_OUTPUT_WEIGHT, Network};
+use super::{
+    BUCKETS, HIDDEN, INPUTS, KingMap, MAX_KING_BUCKETS, MAX_OUTPUT_WEIGHT, NO_KING_BUCKETS,
+    Network, check_king_map,
+};
 
 const MAGIC: &[u8; 4] = b"PVNN";
 const VERSION: u32 = 2;
+/// The format of a network with king buckets.
+const KING_VERSION: u32 = 3;
 
 /// The size in bytes of a format-2 network file of `hidden` neurons per side and `buckets`
 /// output layers.
 pub const fn size_for(hidden: usize, buckets: usize) -> usize {
     16 + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+}
+
+/// The size in bytes of a format-3 network file (with `king_buckets` king buckets).
+pub const fn king_size_for(hidden: usize, buckets: usize, king_buckets: usize) -> usize {
+    16 + 4 + 64 + 2 * (INPUTS * king_buckets * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
 /// The size in bytes of a format-1 file (one output layer).
@@ -33,7 +46,10 @@ const MAX_BUCKETS: usize = 64;
 pub struct Weights {
     pub hidden: usize,
     pub buckets: usize,
-    /// `INPUTS` rows of `hidden` weights each.
+    /// King buckets (1: none) and the king map.
+    pub king_buckets: usize,
+    pub king_map: KingMap,
+    /// `INPUTS × king_buckets` rows of `hidden` weights each.
     pub hidden_weights: Vec<i16>,
     pub hidden_bias: Vec<i16>,
     /// Per bucket, the side to move's `hidden` weights, then the other side's.
@@ -71,9 +87,9 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
     let word =
         |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
     let version = word(4);
-    if version != 1 && version != VERSION {
+    if !(1..=KING_VERSION).contains(&version) {
         return Err(format!(
-            "network format {version}; this build reads formats 1 and {VERSION}"
+            "network format {version}; this build reads formats 1 to {KING_VERSION}"
         ));
     }
     let hidden = word(8) as usize;
@@ -82,6 +98,7 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
             "the header claims {hidden} hidden neurons; 1 to {MAX_HIDDEN} can be read"
         ));
     }
+    let (mut king_buckets, mut king_map) = (1, NO_KING_BUCKETS);
     let (buckets, header, expected) = if version == 1 {
         (1, 12, v1_size_for(hidden))
     } else {
@@ -94,12 +111,33 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
                 "the header claims {buckets} output buckets; 1 to {MAX_BUCKETS} can be read"
             ));
         }
-        (buckets, 16, size_for(hidden, buckets))
+        if version == KING_VERSION {
+            if bytes.len() < 84 {
+                return Err("the header ends before its king map".to_string());
+            }
+            king_buckets = word(16) as usize;
+            if king_buckets == 0 || king_buckets > MAX_KING_BUCKETS {
+                return Err(format!(
+                    "the header claims {king_buckets} king buckets; 1 to {MAX_KING_BUCKETS} \
+                     can be read"
+                ));
+            }
+            king_map.copy_from_slice(&bytes[20..84]);
+            check_king_map(king_buckets, &king_map)?;
+            (buckets, 84, king_size_for(hidden, buckets, king_buckets))
+        } else {
+            (buckets, 16, size_for(hidden, buckets))
+        }
     };
     if bytes.len() != expected {
+        let kings = if king_buckets > 1 {
+            format!(" with {king_buckets} king buckets")
+        } else {
+            String::new()
+        };
         return Err(format!(
-            "a network of {hidden} hidden neurons and {buckets} buckets has {expected} bytes, \
-             this file {}",
+            "a network of {hidden} hidden neurons and {buckets} buckets{kings} has {expected} \
+             bytes, this file {}",
             bytes.len()
         ));
     }
@@ -112,7 +150,7 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
         at += 2 * n;
         v
     };
-    let hidden_weights = take(INPUTS * hidden);
+    let hidden_weights = take(INPUTS * king_buckets * hidden);
     let hidden_bias = take(hidden);
     let output_weights = take(buckets * 2 * hidden);
     let output_bias = (0..buckets)
@@ -121,6 +159,8 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
     Ok(Weights {
         hidden,
         buckets,
+        king_buckets,
+        king_map,
         hidden_weights,
         hidden_bias,
         output_weights,
@@ -156,7 +196,7 @@ pub fn decode(bytes: &[u8]) -> Result<Network, String> {
         ));
     }
     let h = w.hidden;
-    let mut hidden_weights = vec![[0i16; HIDDEN]; INPUTS];
+    let mut hidden_weights = vec![[0i16; HIDDEN]; INPUTS * w.king_buckets];
     for (column, row) in hidden_weights
         .iter_mut()
         .zip(w.hidden_weights.chunks_exact(h))
@@ -179,16 +219,24 @@ pub fn decode(bytes: &[u8]) -> Result<Network, String> {
         hidden_bias,
         output_weights,
         output_bias,
+        king_buckets: w.king_buckets,
+        king_map: w.king_map,
     })
 }
 
-/// Writes a network (format 2).
+/// Writes a network: format 2 without king buckets, format 3 with them.
 pub fn encode(net: &Network) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(SIZE);
+    let kings = net.king_buckets > 1;
+    let mut bytes = Vec::with_capacity(king_size_for(HIDDEN, BUCKETS, net.king_buckets));
     bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&VERSION.to_le_bytes());
+    let version = if kings { KING_VERSION } else { VERSION };
+    bytes.extend_from_slice(&version.to_le_bytes());
     bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
     bytes.extend_from_slice(&(BUCKETS as u32).to_le_bytes());
+    if kings {
+        bytes.extend_from_slice(&(net.king_buckets as u32).to_le_bytes());
+        bytes.extend_from_slice(&net.king_map);
+    }
     let weights = net
         .hidden_weights
         .iter()
@@ -219,6 +267,47 @@ mod tests {
         assert_eq!(back.hidden_bias, net.hidden_bias);
         assert_eq!(back.output_weights, net.output_weights);
         assert_eq!(back.output_bias, net.output_bias);
+    }
+
+    /// A network with king buckets is written in format 3 and read back as it was; a bad
+    /// king map or count is refused with a reason.
+    #[test]
+    fn a_king_bucketed_network_survives_encoding() {
+        let map: KingMap = std::array::from_fn(|sq| (sq % 8 / 2) as u8);
+        let mut net = network().with_king_buckets(4, map).unwrap();
+        net.hidden_weights[INPUTS * 3 + 5][1] = 77;
+        let bytes = encode(&net);
+        assert_eq!(bytes.len(), king_size_for(HIDDEN, BUCKETS, 4));
+        assert_eq!(&bytes[4..8], &KING_VERSION.to_le_bytes());
+        let back = decode(&bytes).unwrap();
+        assert!(back.hidden_weights == net.hidden_weights);
+        assert_eq!((back.king_buckets, back.king_map), (4, map));
+        assert_eq!(encode(&back), bytes);
+        let w = decode_weights(&bytes).unwrap();
+        assert_eq!((w.king_buckets, w.king_map), (4, map));
+        let mut bad = bytes.clone();
+        bad[20] = 4;
+        assert!(decode(&bad).err().unwrap().contains("names bucket 4"));
+        let mut bad = bytes.clone();
+        bad[16..20].copy_from_slice(&17u32.to_le_bytes());
+        assert!(decode(&bad).err().unwrap().contains("17 king buckets"));
+        let mut bad = bytes.clone();
+        bad[16..20].copy_from_slice(&5u32.to_le_bytes());
+        assert!(
+            decode(&bad)
+                .err()
+                .unwrap()
+                .contains("bucket 4 has no square")
+        );
+        let mut bad = bytes.clone();
+        bad.truncate(bytes.len() - 2);
+        assert!(
+            decode(&bad)
+                .err()
+                .unwrap()
+                .contains("with 4 king buckets has")
+        );
+        assert!(decode(&bytes[..50]).err().unwrap().contains("king map"));
     }
 
     /// A format-1 file (one output layer) is read with that layer in every bucket.

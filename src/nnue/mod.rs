@@ -4,8 +4,11 @@
 //!
 //! Each side has an accumulator: the hidden layer's bias plus one weight column per piece on
 //! the board, indexed from that side's point of view (own pieces first, board flipped for
-//! Black). The output layer of the position's bucket (by the number of pieces on the board)
-//! reads the side to move's accumulator, then the other side's.
+//! Black). A network may have king buckets: one set of 768 input columns per bucket, the
+//! bucket chosen by where that side's own king stands (the file's king map), so that a piece
+//! is weighed by where it stands relative to the king. The output layer of the position's
+//! bucket of material (by the number of pieces on the board) reads the side to move's
+//! accumulator, then the other side's.
 
 pub mod accumulator;
 pub mod file;
@@ -42,15 +45,29 @@ pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 /// margins rest.
 pub const SCALE: i32 = 140;
 
+/// The most king buckets a network may have.
+pub const MAX_KING_BUCKETS: usize = 16;
+
+/// The king bucket of each square of a side's own king, seen from that side (its own back
+/// rank is rank 1, as in [`feature`]).
+pub type KingMap = [u8; 64];
+
+/// The king map of a network without king buckets.
+pub const NO_KING_BUCKETS: KingMap = [0; 64];
+
 /// The network's weights, quantized.
 #[derive(Clone)]
 pub struct Network {
-    /// Hidden-layer weights, one column of HIDDEN per input.
+    /// Hidden-layer weights, one column of HIDDEN per input: the `INPUTS` inputs of king
+    /// bucket 0, then those of bucket 1, and so on.
     pub hidden_weights: Vec<[i16; HIDDEN]>,
     pub hidden_bias: [i16; HIDDEN],
     /// Output weights of each bucket: the side to move's half, then the other side's.
     pub output_weights: [[i16; 2 * HIDDEN]; BUCKETS],
     pub output_bias: [i32; BUCKETS],
+    /// The number of king buckets (1: none) and the bucket of each square of the own king.
+    pub king_buckets: usize,
+    pub king_map: KingMap,
 }
 
 /// The input index of `piece` on `square` from `perspective`'s side.
@@ -61,6 +78,34 @@ pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
         Color::Black => (piece.color == Color::Black, square as usize ^ 56),
     };
     usize::from(!own) * 384 + (piece.role as usize - 1) * 64 + sq
+}
+
+/// Whether `map` is a king map of `king_buckets` buckets: 1 to [`MAX_KING_BUCKETS`], each
+/// used by some square, none beyond.
+pub fn check_king_map(king_buckets: usize, map: &KingMap) -> Result<(), String> {
+    if king_buckets == 0 || king_buckets > MAX_KING_BUCKETS {
+        return Err(format!(
+            "{king_buckets} king buckets; 1 to {MAX_KING_BUCKETS} are possible"
+        ));
+    }
+    if let Some(b) = map.iter().find(|&&b| usize::from(b) >= king_buckets) {
+        return Err(format!(
+            "the king map names bucket {b} of {king_buckets} king buckets"
+        ));
+    }
+    if let Some(b) = (0..king_buckets).find(|&b| !map.iter().any(|&x| usize::from(x) == b)) {
+        return Err(format!("king bucket {b} has no square in the king map"));
+    }
+    Ok(())
+}
+
+/// A square seen from `perspective`'s side: itself for White, flipped rank for Black.
+#[inline]
+pub fn relative(perspective: Color, square: Square) -> usize {
+    match perspective {
+        Color::White => square as usize,
+        Color::Black => square as usize ^ 56,
+    }
 }
 
 /// The network built into the binary: `src/nnue/pivot.nnue`, or the file named by the
@@ -86,6 +131,41 @@ pub fn embedded() -> Arc<Network> {
 }
 
 impl Network {
+    /// The first input column of the king bucket of `perspective`'s king on `king`.
+    #[inline]
+    pub fn king_offset(&self, perspective: Color, king: Square) -> usize {
+        usize::from(self.king_map[relative(perspective, king)]) * INPUTS
+    }
+
+    /// The first input column of `perspective`'s king bucket on `board` (bucket 0 without a
+    /// king).
+    #[inline]
+    pub fn king_offset_on(&self, perspective: Color, board: &shakmaty::Board) -> usize {
+        match board.king_of(perspective) {
+            Some(king) if self.king_buckets > 1 => self.king_offset(perspective, king),
+            _ => 0,
+        }
+    }
+
+    /// This network with king buckets after `map` (buckets 0 to `king_buckets` − 1), every
+    /// bucket starting from this network's input columns (which must have no king buckets):
+    /// it evaluates every position exactly as this one does, and training can then tell the
+    /// buckets apart.
+    pub fn with_king_buckets(&self, king_buckets: usize, map: KingMap) -> Result<Network, String> {
+        if self.king_buckets != 1 {
+            return Err(format!(
+                "the network has {} king buckets already",
+                self.king_buckets
+            ));
+        }
+        check_king_map(king_buckets, &map)?;
+        let mut net = self.clone();
+        net.hidden_weights = self.hidden_weights.repeat(king_buckets);
+        net.king_buckets = king_buckets;
+        net.king_map = map;
+        Ok(net)
+    }
+
     /// The evaluation in centipawns for the side to move, from both sides' accumulators and
     /// the output bucket.
     #[inline]
@@ -186,6 +266,51 @@ mod tests {
         net.output_bias[bucket(32)] += QA * QB;
         assert_eq!(net.eval_from_scratch(&start), base_start + SCALE);
         assert_eq!(net.eval_from_scratch(&ending), base_ending);
+    }
+
+    /// A network grown into king buckets evaluates as before; once a bucket's columns
+    /// change, only positions whose king stands in it evaluate differently, for that side.
+    #[test]
+    fn king_buckets_start_equal_and_follow_the_king() {
+        let net = network();
+        // Bucket 1: the own king on files e–h.
+        let map: KingMap = std::array::from_fn(|sq| u8::from(sq % 8 >= 4));
+        let mut grown = net.with_king_buckets(2, map).unwrap();
+        let kingside = pos("r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 6 6");
+        let queenside = pos("2kr3r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/2KR3R w - - 0 9");
+        for p in [&kingside, &queenside, &Chess::default()] {
+            assert_eq!(grown.eval_from_scratch(p), net.eval_from_scratch(p));
+        }
+        for column in &mut grown.hidden_weights[INPUTS..] {
+            column[0] = column[0].wrapping_add(50);
+        }
+        assert_ne!(
+            grown.eval_from_scratch(&kingside),
+            net.eval_from_scratch(&kingside)
+        );
+        assert_eq!(
+            grown.eval_from_scratch(&queenside),
+            net.eval_from_scratch(&queenside)
+        );
+        assert!(
+            net.with_king_buckets(3, map)
+                .err()
+                .unwrap()
+                .contains("bucket 2 has no square")
+        );
+        assert!(
+            net.with_king_buckets(1, map)
+                .err()
+                .unwrap()
+                .contains("names bucket 1")
+        );
+        assert!(
+            grown
+                .with_king_buckets(2, map)
+                .err()
+                .unwrap()
+                .contains("already")
+        );
     }
 
     /// A position and its colour-flipped mirror get the same evaluation for the side to move.

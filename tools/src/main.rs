@@ -104,6 +104,12 @@ enum Cmd {
         /// to this build's hidden size: new neurons start with zero output weights.
         #[arg(long, value_name = "NETWORK")]
         init: Option<PathBuf>,
+        /// Give the network king buckets: one set of input weights per region of the own
+        /// king's square (none, halves, four, eight; see the README). Each bucket starts from
+        /// the `--init` network's inputs, so training starts from its evaluation. A network
+        /// that has king buckets keeps its own.
+        #[arg(long, value_name = "LAYOUT")]
+        king_buckets: Option<String>,
     },
 }
 
@@ -169,6 +175,7 @@ fn main() {
             threads,
             seed,
             init,
+            king_buckets,
         } => {
             if !(0.0..=1.0).contains(&result_weight) {
                 fail(format!(
@@ -186,18 +193,41 @@ fn main() {
                     rate,
                     threads,
                     seed,
-                    init: init.map(|path| {
-                        let bytes = std::fs::read(&path).unwrap_or_else(|e| {
-                            fail(format!("cannot read {}: {e}", path.display()))
-                        });
-                        nnue::file::decode_weights(&bytes)
-                            .and_then(|w| train::FloatNet::from_weights(&w, seed))
-                            .unwrap_or_else(|e| fail(format!("{}: {e}", path.display())))
-                    }),
+                    init: starting_network(init, king_buckets.as_deref(), seed),
                 },
             )
         }
     }
+}
+
+/// The network training starts from: `init`'s weights (or, with a king layout alone, random
+/// ones), given the king buckets of `layout` if it names any.
+fn starting_network(
+    init: Option<PathBuf>,
+    layout: Option<&str>,
+    seed: u64,
+) -> Option<train::FloatNet> {
+    let net = init.map(|path| {
+        let bytes = std::fs::read(&path)
+            .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", path.display())));
+        nnue::file::decode_weights(&bytes)
+            .and_then(|w| train::FloatNet::from_weights(&w, seed))
+            .unwrap_or_else(|e| fail(format!("{}: {e}", path.display())))
+    });
+    let Some(layout) = layout else {
+        return net;
+    };
+    let (buckets, map) = train::king_layout(layout).unwrap_or_else(|| {
+        fail(format!(
+            "--king-buckets {layout}: unknown layout (known: {})",
+            train::KING_LAYOUTS
+        ))
+    });
+    let net = net.unwrap_or_else(|| train::FloatNet::new(seed));
+    Some(
+        net.with_king_buckets(buckets, map)
+            .unwrap_or_else(|e| fail(format!("--king-buckets {layout}: {e}"))),
+    )
 }
 
 /// Prints `message` to stderr and exits with status 2.
@@ -269,7 +299,11 @@ fn run_train(
     mirror: bool,
     settings: train::Settings,
 ) {
-    let mut positions = train::Data::default();
+    let king_map = settings
+        .init
+        .as_ref()
+        .map_or(nnue::NO_KING_BUCKETS, |net| net.king_map());
+    let mut positions = train::Data::new(king_map);
     let mut skipped = train::Skipped::default();
     for path in data {
         let text = std::fs::read_to_string(path)

@@ -6,7 +6,10 @@ use shakmaty::{Color, Position};
 
 use pivot::game::Game;
 use pivot::nnue::file::Weights;
-use pivot::nnue::{BUCKETS, HIDDEN, INPUTS, Network, QA, QB, SCALE, bucket, feature};
+use pivot::nnue::{
+    BUCKETS, HIDDEN, INPUTS, KingMap, NO_KING_BUCKETS, Network, QA, QB, SCALE, bucket,
+    check_king_map, feature, relative,
+};
 
 use crate::data;
 
@@ -19,12 +22,40 @@ struct Entry {
     target: f32,
 }
 
-/// Training positions, each as its list of (side to move's, other side's) input indices.
-#[derive(Default)]
+/// Training positions, each as its list of (side to move's, other side's) input indices,
+/// king bucket included (after the king map the data is made for).
 pub struct Data {
     features: Vec<(u16, u16)>,
     entries: Vec<Entry>,
+    king_map: KingMap,
 }
+
+impl Default for Data {
+    fn default() -> Data {
+        Data::new(NO_KING_BUCKETS)
+    }
+}
+
+/// The king bucket layouts `train --king-buckets` offers: a name, what it splits, the number
+/// of buckets and the bucket of each square of a side's own king (from that side).
+pub fn king_layout(name: &str) -> Option<(usize, KingMap)> {
+    let by = |f: fn(usize, usize) -> usize| -> KingMap {
+        std::array::from_fn(|sq| f(sq % 8, sq / 8) as u8)
+    };
+    match name {
+        "none" => Some((1, NO_KING_BUCKETS)),
+        // The king on the queen's side (files a–d) or the king's side (e–h).
+        "halves" => Some((2, by(|file, _| file / 4))),
+        // The same, each split into the two home ranks and the rest of the board.
+        "four" => Some((4, by(|file, rank| file / 4 + 2 * usize::from(rank >= 2)))),
+        // Pairs of files (a–b, c–d, e–f, g–h), each split into the home ranks and the rest.
+        "eight" => Some((8, by(|file, rank| file / 2 + 4 * usize::from(rank >= 2)))),
+        _ => None,
+    }
+}
+
+/// The names [`king_layout`] knows.
+pub const KING_LAYOUTS: &str = "none, halves, four, eight";
 
 /// Why a data line was not used.
 #[derive(Debug, Default)]
@@ -34,6 +65,15 @@ pub struct Skipped {
 }
 
 impl Data {
+    /// No positions yet, for a network with king map `king_map`.
+    pub fn new(king_map: KingMap) -> Data {
+        Data {
+            features: Vec::new(),
+            entries: Vec::new(),
+            king_map,
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -83,15 +123,24 @@ impl Data {
 
     fn push(&mut self, board: &shakmaty::Board, us: Color, target: f32, mirrored: bool) {
         let start = self.features.len() as u32;
-        for (square, piece) in board.clone() {
-            let square = if mirrored {
+        let place = |square: shakmaty::Square| {
+            if mirrored {
                 square.flip_horizontal()
             } else {
                 square
-            };
+            }
+        };
+        let offset = |side: Color| {
+            board.king_of(side).map_or(0, |king| {
+                usize::from(self.king_map[relative(side, place(king))]) * INPUTS
+            })
+        };
+        let (ours, theirs) = (offset(us), offset(!us));
+        for (square, piece) in board.clone() {
+            let square = place(square);
             self.features.push((
-                feature(us, piece, square) as u16,
-                feature(!us, piece, square) as u16,
+                (ours + feature(us, piece, square)) as u16,
+                (theirs + feature(!us, piece, square)) as u16,
             ));
         }
         self.entries.push(Entry {
@@ -111,11 +160,14 @@ fn sigmoid(x: f32) -> f32 {
 /// for the position's output bucket b, in units of `SCALE` centipawns.
 #[derive(Clone)]
 pub struct FloatNet {
+    /// `INPUTS` rows of `HIDDEN` for each king bucket.
     w1: Vec<f32>,
     b1: Vec<f32>,
     /// `BUCKETS` output layers of `2 * HIDDEN` weights each.
     w2: Vec<f32>,
     b2: Vec<f32>,
+    king_buckets: usize,
+    king_map: KingMap,
 }
 
 /// Weights stay within this, so that the quantized ones fit in i16.
@@ -139,7 +191,42 @@ impl FloatNet {
                 .collect::<Vec<_>>()
                 .repeat(BUCKETS),
             b2: vec![0.0; BUCKETS],
+            king_buckets: 1,
+            king_map: NO_KING_BUCKETS,
         }
+    }
+
+    /// The king map positions must be read with for this network ([`Data::new`]).
+    pub fn king_map(&self) -> KingMap {
+        self.king_map
+    }
+
+    pub fn king_buckets(&self) -> usize {
+        self.king_buckets
+    }
+
+    /// This network with king buckets after `map`, each starting from this network's input
+    /// weights (which must have no king buckets), so that it evaluates every position as
+    /// before; the same network if it already has exactly these buckets.
+    pub fn with_king_buckets(
+        mut self,
+        king_buckets: usize,
+        map: KingMap,
+    ) -> Result<FloatNet, String> {
+        if (self.king_buckets, self.king_map) == (king_buckets, map) {
+            return Ok(self);
+        }
+        if self.king_buckets != 1 {
+            return Err(format!(
+                "a network of {} king buckets cannot start one of another layout",
+                self.king_buckets
+            ));
+        }
+        check_king_map(king_buckets, &map)?;
+        self.w1 = self.w1.repeat(king_buckets);
+        self.king_buckets = king_buckets;
+        self.king_map = map;
+        Ok(self)
     }
 
     /// The floating-point network that `quantize` turns back into `w`, to train on from there.
@@ -163,6 +250,9 @@ impl FloatNet {
         }
         let d = |q: i16, s: i32| f32::from(q) / s as f32;
         let mut net = FloatNet::new(seed);
+        if w.king_buckets > 1 {
+            net = net.with_king_buckets(w.king_buckets, w.king_map)?;
+        }
         for (row, old) in net
             .w1
             .chunks_exact_mut(HIDDEN)
@@ -192,12 +282,15 @@ impl FloatNet {
         Ok(net)
     }
 
-    fn zeros() -> FloatNet {
+    /// A network of this one's shape with every weight zero (a gradient).
+    fn zeros_like(&self) -> FloatNet {
         FloatNet {
-            w1: vec![0.0; INPUTS * HIDDEN],
+            w1: vec![0.0; self.w1.len()],
             b1: vec![0.0; HIDDEN],
             w2: vec![0.0; BUCKETS * 2 * HIDDEN],
             b2: vec![0.0; BUCKETS],
+            king_buckets: self.king_buckets,
+            king_map: self.king_map,
         }
     }
 
@@ -312,7 +405,7 @@ impl FloatNet {
     /// The network in the engine's integers.
     pub fn quantize(&self) -> Network {
         let q = |x: f32, s: i32| (x * s as f32).round() as i16;
-        let mut hidden_weights = vec![[0i16; HIDDEN]; INPUTS];
+        let mut hidden_weights = vec![[0i16; HIDDEN]; INPUTS * self.king_buckets];
         for (i, column) in hidden_weights.iter_mut().enumerate() {
             for (j, w) in column.iter_mut().enumerate() {
                 *w = q(self.w1[i * HIDDEN + j], QA);
@@ -335,6 +428,8 @@ impl FloatNet {
             hidden_bias,
             output_weights,
             output_bias,
+            king_buckets: self.king_buckets,
+            king_map: self.king_map,
         }
     }
 }
@@ -403,7 +498,11 @@ pub fn train(data: &Data, settings: &Settings, mut report: impl FnMut(&Epoch)) -
     let mut step = 0i32;
     let mut rng = settings.seed | 1;
     let threads = settings.threads.max(1);
-    let mut grads: Vec<FloatNet> = (0..threads).map(|_| FloatNet::zeros()).collect();
+    assert!(
+        net.king_map == data.king_map,
+        "the data was read for another king map than the network's"
+    );
+    let mut grads: Vec<FloatNet> = (0..threads).map(|_| net.zeros_like()).collect();
     for epoch in 1..=settings.epochs {
         let rate = settings.rate
             * if epoch * 100 > settings.epochs * 85 {
@@ -542,7 +641,7 @@ not a fen | 0 | 0.5
         let mut skipped = Skipped::default();
         data.load(LINES, 0.0, false, &mut skipped);
         let net = FloatNet::new(5);
-        let mut grad = FloatNet::zeros();
+        let mut grad = net.zeros_like();
         net.backward(&data, &data.entries, &mut grad);
         // The start position after 1.e4 has 32 pieces; the others have two or three.
         let touched: Vec<usize> = (0..BUCKETS)
@@ -589,6 +688,69 @@ not a fen | 0 | 0.5
         assert!((random - before).abs() > 1e-3, "{random} vs {before}");
     }
 
+    #[test]
+    fn every_king_layout_is_a_valid_map() {
+        for name in KING_LAYOUTS.split(", ") {
+            let (n, map) = king_layout(name).unwrap();
+            check_king_map(n, &map).unwrap();
+        }
+        assert!(king_layout("twelve").is_none());
+        // From each side's own view: White's king on g1 and Black's on g8 share a bucket.
+        let (_, map) = king_layout("four").unwrap();
+        assert_eq!(map[relative(Color::White, shakmaty::Square::G1)], 1);
+        assert_eq!(map[relative(Color::Black, shakmaty::Square::G8)], 1);
+        assert_eq!(map[relative(Color::Black, shakmaty::Square::B7)], 0);
+        assert_eq!(map[relative(Color::White, shakmaty::Square::E4)], 3);
+    }
+
+    /// The shipped network grown into king buckets evaluates the data as it did; training
+    /// moves only the buckets its positions' kings stand in; and the trained network goes
+    /// through the engine's file format and back unchanged.
+    #[test]
+    fn king_buckets_grow_train_and_quantize() {
+        let shipped = FloatNet::from_weights(&weights_of(pivot::nnue::network()), 1).unwrap();
+        let (n, map) = king_layout("four").unwrap();
+        let grown = shipped.clone().with_king_buckets(n, map).unwrap();
+        let (mut flat, mut bucketed) = (Data::default(), Data::new(map));
+        let mut skipped = Skipped::default();
+        flat.load(LINES, 0.0, true, &mut skipped);
+        bucketed.load(LINES, 0.0, true, &mut skipped);
+        assert_eq!(flat.len(), bucketed.len());
+        let (mut us, mut them) = ([0f32; HIDDEN], [0f32; HIDDEN]);
+        for (a, b) in flat.entries.iter().zip(&bucketed.entries) {
+            let x = shipped.forward(flat.features_of(a), &mut us, &mut them);
+            let y = grown.forward(bucketed.features_of(b), &mut us, &mut them);
+            assert!((x - y).abs() < 1e-6, "{x} vs {y}");
+        }
+        // Every king in LINES stands on its home ranks: buckets 0 and 1 only.
+        let mut grad = grown.zeros_like();
+        grown.backward(&bucketed, &bucketed.entries, &mut grad);
+        let moved = |b: usize| {
+            grad.w1[b * INPUTS * HIDDEN..][..INPUTS * HIDDEN]
+                .iter()
+                .any(|&g| g != 0.0)
+        };
+        assert_eq!((0..n).filter(|&b| moved(b)).collect::<Vec<_>>(), vec![0, 1]);
+        let settings = Settings {
+            epochs: 2,
+            batch: 4,
+            rate: 0.001,
+            threads: 2,
+            seed: 7,
+            init: Some(grown),
+        };
+        let trained = train(&bucketed, &settings, |_| {});
+        let bytes = pivot::nnue::file::encode(&trained.quantize());
+        let back =
+            FloatNet::from_weights(&pivot::nnue::file::decode_weights(&bytes).unwrap(), 1).unwrap();
+        assert_eq!((back.king_buckets(), back.king_map()), (n, map));
+        assert_eq!(pivot::nnue::file::encode(&back.quantize()), bytes);
+        assert!(
+            back.with_king_buckets(2, king_layout("halves").unwrap().1)
+                .is_err()
+        );
+    }
+
     fn weights_of(net: &Network) -> Weights {
         use pivot::nnue::file;
         file::decode_weights(&file::encode(net)).unwrap()
@@ -603,6 +765,8 @@ not a fen | 0 | 0.5
         let narrow = Weights {
             hidden: h,
             buckets: BUCKETS,
+            king_buckets: 1,
+            king_map: NO_KING_BUCKETS,
             hidden_weights: full
                 .hidden_weights
                 .chunks_exact(HIDDEN)
@@ -640,6 +804,8 @@ not a fen | 0 | 0.5
         let wider = Weights {
             hidden: HIDDEN + 1,
             buckets: 1,
+            king_buckets: 1,
+            king_map: NO_KING_BUCKETS,
             hidden_weights: vec![0; INPUTS * (HIDDEN + 1)],
             hidden_bias: vec![0; HIDDEN + 1],
             output_weights: vec![0; 2 * (HIDDEN + 1)],

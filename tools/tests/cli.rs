@@ -90,6 +90,59 @@ fn datagen_rescore_and_train_read_each_other() {
     assert!(out.contains("epoch 1 "), "{out}");
     let bytes = std::fs::read(&network).unwrap();
     assert!(pivot::nnue::file::decode(&bytes).is_ok());
+
+    // The shipped network grown into king buckets, refined: a format-3 file the engine reads.
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/../src/nnue/pivot.nnue");
+    let bucketed = dir.join("kings.nnue");
+    let (code, out, err) = tools(&[
+        "train",
+        path(&data),
+        "--out",
+        path(&bucketed),
+        "--init",
+        shipped,
+        "--king-buckets",
+        "four",
+        "--epochs",
+        "1",
+        "--batch",
+        "64",
+        "--rate",
+        "0.0001",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("validation error of the starting network"),
+        "{out}"
+    );
+    let net = pivot::nnue::file::decode(&std::fs::read(&bucketed).unwrap()).unwrap();
+    assert_eq!(net.king_buckets, 4);
+    // Refining it keeps its buckets; another layout for it is refused.
+    let (code, _, err) = tools(&[
+        "train",
+        path(&data),
+        "--out",
+        path(&bucketed),
+        "--init",
+        path(&bucketed),
+        "--king-buckets",
+        "halves",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot start one of another layout"), "{err}");
+    let (code, _, err) = tools(&[
+        "train",
+        path(&data),
+        "--out",
+        path(&bucketed),
+        "--king-buckets",
+        "sixty",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("unknown layout (known: none, halves, four, eight)"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
