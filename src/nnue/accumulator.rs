@@ -65,10 +65,28 @@ impl Accumulator {
     /// the mover's side again from scratch.
     #[inline]
     pub fn set_after(&mut self, prev: &Accumulator, net: &Network, before: &Chess, m: &Move) {
-        let mover = before.turn();
+        // Two copies: the one without king buckets has none of their work.
+        if net.king_buckets > 1 {
+            self.set_after_in::<true>(prev, net, before, m);
+        } else {
+            self.set_after_in::<false>(prev, net, before, m);
+        }
+    }
+
+    /// [`set_after`](Self::set_after) for a network with (`KINGS`) or without king buckets.
+    #[inline(always)]
+    fn set_after_in<const KINGS: bool>(
+        &mut self,
+        prev: &Accumulator,
+        net: &Network,
+        before: &Chess,
+        m: &Move,
+    ) {
+        let color = before.turn();
+        // Each side's first input column (its king bucket's), and the side summed again.
         let mut offsets = [0; 2];
         let mut refreshed = None;
-        if net.king_buckets > 1 {
+        if KINGS {
             for perspective in Color::ALL {
                 offsets[slot(perspective)] = net.king_offset_on(perspective, before.board());
             }
@@ -78,60 +96,27 @@ impl Accumulator {
                     to,
                     ..
                 } => Some(to),
-                Move::Castle { .. } => m.castling_side().map(|side| side.king_to(mover)),
+                Move::Castle { .. } => m.castling_side().map(|side| side.king_to(color)),
                 _ => None,
             };
             if let Some(to) = king_to
-                && net.king_offset(mover, to) != offsets[slot(mover)]
+                && net.king_offset(color, to) != offsets[slot(color)]
             {
                 let mut after = before.clone();
                 after.play_unchecked(*m);
-                self.refresh(net, after.board(), mover);
-                refreshed = Some(mover);
+                self.refresh(net, after.board(), color);
+                refreshed = Some(slot(color));
             }
         }
-        for perspective in Color::ALL {
-            if refreshed == Some(perspective) {
-                continue;
-            }
-            let i = slot(perspective);
-            let view = View {
-                net,
-                perspective,
-                offset: offsets[i],
-            };
-            view.update_for_move(&mut self.sides[i], &prev.sides[i], mover, m);
-        }
-    }
-}
-
-/// One side's input columns: the network's, seen from `perspective` with its king in the king
-/// bucket that starts at `offset`.
-struct View<'a> {
-    net: &'a Network,
-    perspective: Color,
-    offset: usize,
-}
-
-impl View<'_> {
-    #[inline]
-    fn column(&self, (piece, square): (Piece, Square)) -> &[i16; HIDDEN] {
-        &self.net.hidden_weights[self.offset + feature(self.perspective, piece, square)]
-    }
-
-    /// Sets `side` to `before` after `m`, played by `mover`.
-    #[inline]
-    fn update_for_move(
-        &self,
-        side: &mut [i16; HIDDEN],
-        before: &[i16; HIDDEN],
-        mover: Color,
-        m: &Move,
-    ) {
-        let ours = |role| Piece { color: mover, role };
+        let ours = |role| Piece { color, role };
         let theirs = |role| Piece {
-            color: !mover,
+            color: !color,
             role,
+        };
+        let sides = Sides::<KINGS> {
+            net,
+            offsets,
+            refreshed,
         };
         match *m {
             Move::Normal {
@@ -145,16 +130,16 @@ impl View<'_> {
                 let moved = (ours(role), from);
                 match capture {
                     Some(victim) => {
-                        self.update(side, before, &[added], &[moved, (theirs(victim), to)])
+                        sides.update(self, prev, &[added], &[moved, (theirs(victim), to)])
                     }
-                    None => self.update(side, before, &[added], &[moved]),
+                    None => sides.update(self, prev, &[added], &[moved]),
                 }
             }
             Move::EnPassant { from, to } => {
                 let victim_square = Square::from_coords(to.file(), from.rank());
-                self.update(
-                    side,
-                    before,
+                sides.update(
+                    self,
+                    prev,
                     &[(ours(Role::Pawn), to)],
                     &[
                         (ours(Role::Pawn), from),
@@ -163,58 +148,80 @@ impl View<'_> {
                 );
             }
             Move::Castle { king, rook } => {
-                let castle = m.castling_side().unwrap_or(CastlingSide::KingSide);
-                self.update(
-                    side,
-                    before,
+                let side = m.castling_side().unwrap_or(CastlingSide::KingSide);
+                sides.update(
+                    self,
+                    prev,
                     &[
-                        (ours(Role::King), castle.king_to(mover)),
-                        (ours(Role::Rook), castle.rook_to(mover)),
+                        (ours(Role::King), side.king_to(color)),
+                        (ours(Role::Rook), side.rook_to(color)),
                     ],
                     &[(ours(Role::King), king), (ours(Role::Rook), rook)],
                 );
             }
-            Move::Put { .. } => *side = *before,
+            Move::Put { .. } => *self = *prev,
         }
     }
+}
 
-    /// `side` set to `before` with the columns of the `added` pieces added and those of the
-    /// `removed` ones taken away (one or two of each).
+/// How a move updates both sides: the network, each side's first input column (its king
+/// bucket's), and the side already summed again, if any (both unused without `KINGS`).
+struct Sides<'a, const KINGS: bool> {
+    net: &'a Network,
+    offsets: [usize; 2],
+    refreshed: Option<usize>,
+}
+
+impl<const KINGS: bool> Sides<'_, KINGS> {
+    /// Each side's sums of `prev` with the weight columns of the `added` pieces added and
+    /// those of the `removed` ones taken away (one or two of each).
     #[inline]
     fn update(
         &self,
-        side: &mut [i16; HIDDEN],
-        before: &[i16; HIDDEN],
+        acc: &mut Accumulator,
+        prev: &Accumulator,
         added: &[(Piece, Square)],
         removed: &[(Piece, Square)],
     ) {
-        let (a0, r0) = (self.column(added[0]), self.column(removed[0]));
-        // One loop for each shape of move, so that each is a single vectorized pass.
-        match (
-            added.get(1).map(|&x| self.column(x)),
-            removed.get(1).map(|&x| self.column(x)),
-        ) {
-            (None, None) => {
-                for i in 0..HIDDEN {
-                    side[i] = before[i].wrapping_add(a0[i]).wrapping_sub(r0[i]);
-                }
+        for (i, ((side, before), perspective)) in acc
+            .sides
+            .iter_mut()
+            .zip(&prev.sides)
+            .zip(Color::ALL)
+            .enumerate()
+        {
+            if KINGS && self.refreshed == Some(i) {
+                continue;
             }
-            (None, Some(r1)) => {
-                for i in 0..HIDDEN {
-                    side[i] = before[i]
-                        .wrapping_add(a0[i])
-                        .wrapping_sub(r0[i])
-                        .wrapping_sub(r1[i]);
+            let offset = if KINGS { self.offsets[i] } else { 0 };
+            let column = |&(piece, square): &(Piece, Square)| {
+                &self.net.hidden_weights[offset + feature(perspective, piece, square)]
+            };
+            let (a0, r0) = (column(&added[0]), column(&removed[0]));
+            // One loop for each shape of move, so that each is a single vectorized pass.
+            match (added.get(1).map(column), removed.get(1).map(column)) {
+                (None, None) => {
+                    for i in 0..HIDDEN {
+                        side[i] = before[i].wrapping_add(a0[i]).wrapping_sub(r0[i]);
+                    }
                 }
-            }
-            (Some(a1), r1) => {
-                let r1 = r1.unwrap_or(&[0; HIDDEN]);
-                for i in 0..HIDDEN {
-                    side[i] = before[i]
-                        .wrapping_add(a0[i])
-                        .wrapping_add(a1[i])
-                        .wrapping_sub(r0[i])
-                        .wrapping_sub(r1[i]);
+                (None, Some(r1)) => {
+                    for i in 0..HIDDEN {
+                        side[i] = before[i]
+                            .wrapping_add(a0[i])
+                            .wrapping_sub(r0[i])
+                            .wrapping_sub(r1[i]);
+                    }
+                }
+                (Some(a1), r1) => {
+                    let r1 = r1.unwrap_or(&[0; HIDDEN]);
+                    for i in 0..HIDDEN {
+                        side[i] = before[i]
+                            .wrapping_add(a0[i])
+                            .wrapping_add(a1[i])
+                            .wrapping_sub(r0[i])
+                            .wrapping_sub(r1[i]);
+                    }
                 }
             }
         }
