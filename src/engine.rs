@@ -300,9 +300,10 @@ impl Engine {
             });
         match loaded {
             Ok(net) => {
+                let shape = net.shape();
                 self.network = Arc::new(net);
                 self.tt.clear();
-                Notice::Info(format!("EvalFile: using the network in '{path}'"))
+                Notice::Info(format!("EvalFile: using the network in '{path}' ({shape})"))
             }
             Err(e) => Notice::Error(format!("EvalFile: {e}; the previous network stays in use")),
         }

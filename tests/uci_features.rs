@@ -142,8 +142,11 @@ fn evalfile_loads_a_network_that_searches_then_use() {
     assert_eq!(
         p.sync(),
         [format!(
-            "info string EvalFile: using the network in '{}'",
-            path.display()
+            "info string EvalFile: using the network in '{}' ({} hidden neurons, {} output \
+             buckets)",
+            path.display(),
+            pivot::nnue::HIDDEN,
+            pivot::nnue::BUCKETS
         )]
     );
     p.send("eval");
@@ -202,7 +205,9 @@ fn evalfile_reads_king_buckets_and_a_grown_network_searches_the_same_tree() {
         let mut p = Pivot::start();
         if let Some(path) = evalfile {
             p.send(&format!("setoption name EvalFile value {}", path.display()));
-            assert!(p.sync()[0].contains("using the network in"));
+            let reply = p.sync();
+            assert!(reply[0].contains("using the network in"), "{reply:?}");
+            assert!(reply[0].ends_with(", 8 king buckets)"), "{reply:?}");
         }
         let mut lines = Vec::new();
         for position in [

@@ -166,6 +166,17 @@ impl Network {
         Ok(net)
     }
 
+    /// The network's shape in words, e.g. "128 hidden neurons, 8 output buckets, 4 king
+    /// buckets" (no king buckets: the last part is left out).
+    pub fn shape(&self) -> String {
+        let kings = if self.king_buckets > 1 {
+            format!(", {} king buckets", self.king_buckets)
+        } else {
+            String::new()
+        };
+        format!("{HIDDEN} hidden neurons, {BUCKETS} output buckets{kings}")
+    }
+
     /// The evaluation in centipawns for the side to move, from both sides' accumulators and
     /// the output bucket.
     #[inline]
