@@ -7,8 +7,7 @@
 //! bucket. A network without king buckets is written in format 2.
 
 use super::{
-    BUCKETS, HIDDEN, INPUTS, KingMap, MAX_KING_BUCKETS, MAX_OUTPUT_WEIGHT, NO_KING_BUCKETS,
-    Network, check_king_map,
+    BUCKETS, HIDDEN, INPUTS, KingMap, MAX_OUTPUT_WEIGHT, NO_KING_BUCKETS, Network, check_king_map,
 };
 
 const MAGIC: &[u8; 4] = b"PVNN";
@@ -23,8 +22,9 @@ pub const fn size_for(hidden: usize, buckets: usize) -> usize {
 }
 
 /// The size in bytes of a format-3 network file (with `king_buckets` king buckets).
+/// That is format 2's size plus the king-bucket count, the map and the extra input columns.
 pub const fn king_size_for(hidden: usize, buckets: usize, king_buckets: usize) -> usize {
-    16 + 4 + 64 + 2 * (INPUTS * king_buckets * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+    size_for(hidden, buckets) + 4 + 64 + 2 * INPUTS * (king_buckets - 1) * hidden
 }
 
 /// The size in bytes of a format-1 file (one output layer).
@@ -116,12 +116,6 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
                 return Err("the header ends before its king map".to_string());
             }
             king_buckets = word(16) as usize;
-            if king_buckets == 0 || king_buckets > MAX_KING_BUCKETS {
-                return Err(format!(
-                    "the header claims {king_buckets} king buckets; 1 to {MAX_KING_BUCKETS} \
-                     can be read"
-                ));
-            }
             king_map.copy_from_slice(&bytes[20..84]);
             check_king_map(king_buckets, &king_map)?;
             (buckets, 84, king_size_for(hidden, buckets, king_buckets))

@@ -73,11 +73,8 @@ pub struct Network {
 /// The input index of `piece` on `square` from `perspective`'s side.
 #[inline]
 pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
-    let (own, sq) = match perspective {
-        Color::White => (piece.color == Color::White, square as usize),
-        Color::Black => (piece.color == Color::Black, square as usize ^ 56),
-    };
-    usize::from(!own) * 384 + (piece.role as usize - 1) * 64 + sq
+    let own = piece.color == perspective;
+    usize::from(!own) * 384 + (piece.role as usize - 1) * 64 + relative(perspective, square)
 }
 
 /// Whether `map` is a king map of `king_buckets` buckets: 1 to [`MAX_KING_BUCKETS`], each
@@ -97,6 +94,12 @@ pub fn check_king_map(king_buckets: usize, map: &KingMap) -> Result<(), String> 
         return Err(format!("king bucket {b} has no square in the king map"));
     }
     Ok(())
+}
+
+/// The first input column of the king bucket that `map` gives `perspective`'s king on `king`.
+#[inline]
+pub fn king_input_offset(map: &KingMap, perspective: Color, king: Square) -> usize {
+    usize::from(map[relative(perspective, king)]) * INPUTS
 }
 
 /// A square seen from `perspective`'s side: itself for White, flipped rank for Black.
@@ -134,7 +137,7 @@ impl Network {
     /// The first input column of the king bucket of `perspective`'s king on `king`.
     #[inline]
     pub fn king_offset(&self, perspective: Color, king: Square) -> usize {
-        usize::from(self.king_map[relative(perspective, king)]) * INPUTS
+        king_input_offset(&self.king_map, perspective, king)
     }
 
     /// The first input column of `perspective`'s king bucket on `board` (bucket 0 without a

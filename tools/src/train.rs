@@ -8,7 +8,7 @@ use pivot::game::Game;
 use pivot::nnue::file::Weights;
 use pivot::nnue::{
     BUCKETS, HIDDEN, INPUTS, KingMap, NO_KING_BUCKETS, Network, QA, QB, SCALE, bucket,
-    check_king_map, feature, relative,
+    check_king_map, feature, king_input_offset,
 };
 
 use crate::data;
@@ -132,7 +132,7 @@ impl Data {
         };
         let offset = |side: Color| {
             board.king_of(side).map_or(0, |king| {
-                usize::from(self.king_map[relative(side, place(king))]) * INPUTS
+                king_input_offset(&self.king_map, side, place(king))
             })
         };
         let (ours, theirs) = (offset(us), offset(!us));
@@ -576,6 +576,7 @@ pub fn train(data: &Data, settings: &Settings, mut report: impl FnMut(&Epoch)) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pivot::nnue::relative;
 
     const LINES: &str = "\
 rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 30 | 0.5
