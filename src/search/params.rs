@@ -154,8 +154,8 @@ tunables! {
     /// a fraction 1/x of the usable time (half the increment is always allowed), and the hard
     /// limit as a multiple of the soft one.
     tm_moves_to_go = 25 in 10..=50, step 2.0;
-    tm_increment_percent = 75 in 40..=100, step 5.0;
-    tm_soft_cap_divisor = 4 in 2..=8, step 0.5;
+    tm_increment_percent = 100 in 40..=100, step 5.0;
+    tm_soft_cap_divisor = 3 in 2..=8, step 0.5;
     tm_hard_factor = 4 in 2..=8, step 0.5;
 }
 

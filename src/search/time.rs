@@ -44,12 +44,12 @@ pub fn for_movetime(movetime_ms: u64) -> TimeLimits {
 /// increment game never starves while a repeating control without increment still reaches its
 /// control.
 ///
-/// The soft limit plans an even share of the usable time over the moves to go plus most of the
-/// increment, but never more than a quarter of the usable time (or half the increment, if that
+/// The soft limit plans an even share of the usable time over the moves to go plus the
+/// increment, but never more than a third of the usable time (or half the increment, if that
 /// is more and fits in half of it); the hard limit allows up to four times the soft limit,
 /// never more than half of the usable time. So a clock that has run low with an increment
-/// fills up again until it holds several increments (about four plus the overhead when every
-/// move takes its soft limit), a cushion against a slow move, while a move still gets half an
+/// fills up again until it holds a few increments (about three less twice the overhead when
+/// every move takes its soft limit), a cushion against a slow move, while a move still gets half an
 /// increment or more whenever the clock holds twice the increment and the overhead. Both
 /// limits are at least 1 ms while the clock holds more than the overhead, never more than the
 /// clock less the overhead, and grow with the time left and with the increment.
