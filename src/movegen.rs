@@ -10,22 +10,25 @@ use shakmaty::{Bitboard, Board, Chess, Color, Move, MoveList, Position, Role, Sq
 const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
 const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
 
-/// The legal captures (en passant included) and promotions of `pos`, in `legal_moves()` order:
-/// that list filtered to `is_capture() || is_promotion()`. Generated directly when the side to
-/// move is not in check; in check the full list is filtered (quiescence searches every evasion
-/// there anyway).
-pub fn noisy_moves(pos: &Chess) -> MoveList {
+/// Sets `moves` to the legal captures (en passant included) and promotions of `pos`, in
+/// `legal_moves()` order: that list filtered to `is_capture() || is_promotion()`. Generated
+/// directly when the side to move is not in check; in check the full list is filtered
+/// (quiescence searches every evasion there anyway). The list is the caller's, filled in
+/// place, because a list this size returned by value is copied on the way.
+pub fn noisy_moves(pos: &Chess, moves: &mut MoveList) {
     let board = pos.board();
     let us = pos.turn();
     let Some(king) = board.king_of(us) else {
-        return filtered_legal_moves(pos);
+        *moves = filtered_legal_moves(pos);
+        return;
     };
     if pos.is_check() {
-        return filtered_legal_moves(pos);
+        *moves = filtered_legal_moves(pos);
+        return;
     }
     let them = pos.them();
     let occupied = board.occupied();
-    let mut moves = MoveList::new();
+    moves.clear();
 
     // En passant first, as shakmaty generates it.
     let mut has_ep = false;
@@ -56,16 +59,11 @@ pub fn noisy_moves(pos: &Chess) -> MoveList {
             });
         });
         (captures & Bitboard::BACKRANKS).for_each(|to| {
-            push_promotions(
-                &mut moves,
-                square_offset(to, -offset),
-                to,
-                board.role_at(to),
-            );
+            push_promotions(moves, square_offset(to, -offset), to, board.role_at(to));
         });
     }
     let steps = pawns.shift(forward) & !occupied & Bitboard::BACKRANKS;
-    steps.for_each(|to| push_promotions(&mut moves, square_offset(to, -forward), to, None));
+    steps.for_each(|to| push_promotions(moves, square_offset(to, -forward), to, None));
 
     // Pieces, in shakmaty's order of roles, each from its lowest square up.
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
@@ -106,7 +104,6 @@ pub fn noisy_moves(pos: &Chess) -> MoveList {
     if blockers.any() || has_ep {
         moves.retain(|m| is_safe(board, us, king, *m, blockers));
     }
-    moves
 }
 
 /// Whether the side to move has a legal move, for a position that has no captures or
@@ -213,7 +210,10 @@ mod tests {
         }
         let mut expected = legal.clone();
         expected.retain(|m| m.is_capture() || m.is_promotion());
-        assert_eq!(noisy_moves(p), expected, "{fen}");
+        // The list starts full: whatever it held is replaced.
+        let mut got = legal.clone();
+        noisy_moves(p, &mut got);
+        assert_eq!(got, expected, "{fen}");
         assert_eq!(has_legal_move(p), !legal.is_empty(), "{fen}");
     }
 
@@ -251,7 +251,9 @@ mod tests {
             ("7k/8/6K1/8/8/8/8/R7 b - - 0 1", true),
         ] {
             let p = pos(fen);
-            assert!(noisy_moves(&p).is_empty(), "{fen}");
+            let mut got = p.legal_moves();
+            noisy_moves(&p, &mut got);
+            assert!(got.is_empty(), "{fen}");
             assert_eq!(has_legal_move(&p), can_move, "{fen}");
             assert_eq!(has_legal_move(&p), !p.legal_moves().is_empty(), "{fen}");
         }

@@ -5,7 +5,7 @@ use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::Searcher;
 use super::evals::Evals;
-use super::ordering::{MAX_MOVES, is_good_tactical, is_plain_quiet, pick_next};
+use super::ordering::{is_good_tactical, is_plain_quiet, pick_next};
 use super::params;
 use super::pruning::{Singular, TtExtension};
 use super::see::see_ge;
@@ -184,11 +184,10 @@ impl Searcher {
             eval, improving, ..
         } = node.eval;
         let prev_move = self.stack[ply - 1].mv;
-        let mut scores = [0i32; MAX_MOVES];
         self.heur.score_moves(
             pos,
             moves,
-            &mut scores,
+            &mut self.order_scores[ply],
             ply,
             follow_move,
             node.tt_move,
@@ -211,7 +210,8 @@ impl Searcher {
             && eval + params::futility_base() + params::futility_margin() * depth <= alpha;
         self.keys.push(key);
         for i in 0..moves.len() {
-            let m = pick_next(moves, &mut scores, i);
+            let m = pick_next(moves, &mut self.order_scores[ply], i);
+            let order = self.order_scores[ply][i];
             if node.excluded == Some(m) {
                 continue;
             }
@@ -229,7 +229,7 @@ impl Searcher {
             let may_see_prune = may_prune
                 && depth <= params::see_prune_max_depth()
                 && result.best_score > -MATE_BOUND
-                && !is_good_tactical(scores[i]);
+                && !is_good_tactical(order);
             let past_limit = may_prune
                 && quiet
                 && result.best_score > -MATE_BOUND
@@ -256,7 +256,7 @@ impl Searcher {
             let new_depth = depth - 1 + extension;
             self.stack[ply + 1].double_extensions =
                 self.stack[ply].double_extensions + u8::from(extension == 2);
-            let reduction = self.late_move_reduction(node, i, scores[i], &child);
+            let reduction = self.late_move_reduction(node, i, order, &child);
             // Searches the child to depth `d` with the parent's window (lo, hi).
             let search = |s: &mut Searcher, d: i32, lo: i32, hi: i32, pv: bool| {
                 -s.negamax(&child, child_key, d, -hi, -lo, ply + 1, pv, child_follow)

@@ -190,6 +190,9 @@ pub struct Searcher {
     /// The node at each ply of the current path: accumulators, static evaluation, the move
     /// played from it, the move a singular search leaves out, double extensions so far.
     stack: Vec<Frame>,
+    /// The move-ordering scores of the node at each ply, kept between nodes so that no node
+    /// zeroes a fresh array (a node writes the scores of its own moves before reading them).
+    order_scores: Vec<[i32; MAX_MOVES]>,
     /// The network of the current search.
     net: Arc<Network>,
     /// `UCI_ShowRefutations`: non-PV nodes keep their best line in the PV table too, and
@@ -260,6 +263,7 @@ impl Searcher {
             pv_index: 0,
             prev_lines: Vec::new(),
             stack: frame::new_stack(),
+            order_scores: vec![[0; MAX_MOVES]; MAX_PLY + 1],
             net: nnue::embedded(),
             collect_lines: false,
             refutations: Vec::new(),

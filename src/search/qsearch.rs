@@ -3,11 +3,11 @@
 //! At PV nodes it extends the principal variation in the same triangular table, so a printed
 //! PV ends in a quiet position (or where the side to move chose to stand pat).
 
-use shakmaty::{Chess, Position};
+use shakmaty::{Chess, MoveList, Position};
 
 use super::Searcher;
 use super::alphabeta::insufficient_material;
-use super::ordering::{MAX_MOVES, TT_MOVE, pick_next, tactical_score};
+use super::ordering::{TT_MOVE, pick_next, tactical_score};
 use super::see::see_ge;
 use crate::game::key_after;
 use crate::movegen::{has_legal_move, noisy_moves};
@@ -66,19 +66,19 @@ impl Searcher {
         }
         // In check every evasion is searched; otherwise only captures and promotions, generated
         // without the quiet moves (a position with none of them may still be stalemate).
-        let mut moves = if in_check {
-            let evasions = pos.legal_moves();
-            if evasions.is_empty() {
+        // The list is filled in place: returned by value it would be copied on the way.
+        let mut moves = MoveList::new();
+        if in_check {
+            moves = pos.legal_moves();
+            if moves.is_empty() {
                 return -MATE + ply as i32;
             }
-            evasions
         } else {
-            let noisy = noisy_moves(pos);
-            if noisy.is_empty() && !has_legal_move(pos) {
+            noisy_moves(pos, &mut moves);
+            if moves.is_empty() && !has_legal_move(pos) {
                 return DRAW;
             }
-            noisy
-        };
+        }
         if in_check && (pos.halfmoves() >= 100 || insufficient_material(pos)) {
             return DRAW;
         }
@@ -92,7 +92,7 @@ impl Searcher {
             best = static_eval;
             moves.retain(|m| see_ge(pos, *m, 0));
         }
-        let mut scores = [0i32; MAX_MOVES];
+        let scores = &mut self.order_scores[ply];
         for (m, s) in moves.iter().zip(scores.iter_mut()) {
             *s = if tt_move.matches(*m) {
                 TT_MOVE
@@ -102,7 +102,7 @@ impl Searcher {
         }
         let mut best_move = PackedMove::NONE;
         for i in 0..moves.len() {
-            let m = pick_next(&mut moves, &mut scores, i);
+            let m = pick_next(&mut moves, &mut self.order_scores[ply], i);
             let mut child = pos.clone();
             child.play_unchecked(m);
             let child_key = key_after(pos, key, m, &child);
