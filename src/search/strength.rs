@@ -3,8 +3,10 @@
 //! errors that grow as the level falls, never beyond a limit that keeps a strong level from
 //! throwing away material for nothing.
 //!
-//! Every figure here is a starting point for calibration by games against Stockfish's own
-//! levels (README, "Strength"); they live in one place so that calibration changes only them.
+//! The mechanism has a scale of its own (its *level*, in the units of `UCI_Elo`); games against
+//! Stockfish's levels measured where on that scale each `UCI_Elo` plays (`CALIBRATION`), so a
+//! request is mapped onto the level that plays at it. All the figures live in one place so that
+//! calibration changes only them.
 
 use super::report::PvLine;
 use crate::score::{MATE_BOUND, is_mate};
@@ -32,17 +34,49 @@ const NOISE_FREE_ELO: u32 = 2900;
 const LOSS_BASE: i32 = 60;
 const LOSS_PER_ELO: f64 = 0.25;
 
+/// Pairs of (`UCI_Elo`, the mechanism's level that plays at it), rising in both; linear
+/// between pairs. Fitted to games against Stockfish 15.1 at the same `UCI_Elo` (README,
+/// "Strength": `scripts/calibrate_elo.sh`).
+const CALIBRATION: [(u32, u32); 7] = [
+    (MIN_ELO, 1889),
+    (1400, 1959),
+    (1800, 2310),
+    (2200, 2635),
+    (2600, 2833),
+    (2850, 2956),
+    (MAX_ELO, MAX_ELO),
+];
+
+/// The mechanism's level for `elo` (within the range).
+fn calibrated(elo: u32) -> u32 {
+    let (mut lo, mut hi) = (CALIBRATION[0], CALIBRATION[CALIBRATION.len() - 1]);
+    for pair in CALIBRATION.windows(2) {
+        if (pair[0].0..=pair[1].0).contains(&elo) {
+            (lo, hi) = (pair[0], pair[1]);
+            break;
+        }
+    }
+    let span = u64::from(hi.0 - lo.0).max(1);
+    let along = u64::from(elo.clamp(lo.0, hi.0) - lo.0);
+    lo.1 + (u64::from(hi.1 - lo.1) * along / span) as u32
+}
+
 /// A playing level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Strength {
+    /// The `UCI_Elo` asked for.
     elo: u32,
+    /// Where the mechanism plays it (see `CALIBRATION`); what the figures below are read at.
+    level: u32,
 }
 
 impl Strength {
     /// The level of `UCI_Elo` (clamped to the range).
     pub fn from_elo(elo: u32) -> Strength {
+        let elo = elo.clamp(MIN_ELO, MAX_ELO);
         Strength {
-            elo: elo.clamp(MIN_ELO, MAX_ELO),
+            elo,
+            level: calibrated(elo),
         }
     }
 
@@ -58,23 +92,23 @@ impl Strength {
 
     /// Nodes one search may spend.
     pub fn nodes(self) -> u64 {
-        let doublings = f64::from(self.elo - MIN_ELO) / NODES_DOUBLING_ELO;
+        let doublings = f64::from(self.level - MIN_ELO) / NODES_DOUBLING_ELO;
         (MIN_NODES * doublings.exp2()) as u64
     }
 
     /// The deepest iteration.
     pub fn depth(self) -> u32 {
-        MIN_DEPTH + (self.elo - MIN_ELO) / DEPTH_STEP_ELO
+        MIN_DEPTH + (self.level - MIN_ELO) / DEPTH_STEP_ELO
     }
 
     /// The spread of the error on each candidate's score, in centipawns.
     fn noise(self) -> f64 {
-        f64::from(NOISE_FREE_ELO.saturating_sub(self.elo)) * NOISE_PER_ELO
+        f64::from(NOISE_FREE_ELO.saturating_sub(self.level)) * NOISE_PER_ELO
     }
 
     /// The most a chosen move may score below the best.
     pub fn max_loss(self) -> i32 {
-        LOSS_BASE + (f64::from(MAX_ELO - self.elo) * LOSS_PER_ELO) as i32
+        LOSS_BASE + (f64::from(MAX_ELO - self.level) * LOSS_PER_ELO) as i32
     }
 
     /// The index of the line to play among `lines` (best first): the best score after an
@@ -151,6 +185,22 @@ mod tests {
         assert_eq!(Strength::from_skill(20), None);
         assert_eq!(Strength::from_elo(100).elo(), MIN_ELO);
         assert_eq!(Strength::from_elo(9999).elo(), MAX_ELO);
+    }
+
+    #[test]
+    fn the_calibration_rises_and_spans_the_range() {
+        assert!(CALIBRATION.windows(2).all(|p| p[0].0 < p[1].0 && p[0].1 <= p[1].1));
+        assert_eq!(CALIBRATION[0].0, MIN_ELO);
+        assert_eq!(CALIBRATION[CALIBRATION.len() - 1], (MAX_ELO, MAX_ELO));
+        for &(elo, level) in &CALIBRATION {
+            assert_eq!(calibrated(elo), level);
+        }
+        let mut last = 0;
+        for elo in MIN_ELO..=MAX_ELO {
+            let level = calibrated(elo);
+            assert!(level >= last && (MIN_ELO..=MAX_ELO).contains(&level), "{elo}");
+            last = level;
+        }
     }
 
     #[test]
