@@ -438,7 +438,7 @@ impl Searcher {
             .min(self.strength.map_or(u64::MAX, Strength::nodes));
         self.shown_lines = job.limits.multipv.max(1);
         self.multipv = match self.strength {
-            Some(_) => self.shown_lines.max(strength::CANDIDATES),
+            Some(s) => self.shown_lines.max(s.candidates()),
             None => self.shown_lines,
         };
         self.tb = job.limits.tb.clone();
