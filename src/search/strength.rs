@@ -52,18 +52,15 @@ const CALIBRATION: [(u32, u32); 6] = [
     (MAX_ELO, MAX_ELO),
 ];
 
-/// The mechanism's level for `elo` (within the range).
+/// The mechanism's level for `elo` (clamped to the range).
 fn calibrated(elo: u32) -> u32 {
-    let (mut lo, mut hi) = (CALIBRATION[0], CALIBRATION[CALIBRATION.len() - 1]);
-    for pair in CALIBRATION.windows(2) {
-        if (pair[0].0..=pair[1].0).contains(&elo) {
-            (lo, hi) = (pair[0], pair[1]);
-            break;
-        }
-    }
-    let span = u64::from(hi.0 - lo.0).max(1);
-    let along = u64::from(elo.clamp(lo.0, hi.0) - lo.0);
-    lo.1 + (u64::from(hi.1 - lo.1) * along / span) as u32
+    let elo = elo.clamp(MIN_ELO, MAX_ELO);
+    let pair = CALIBRATION
+        .windows(2)
+        .find(|p| elo <= p[1].0)
+        .unwrap_or(&CALIBRATION[CALIBRATION.len() - 2..]);
+    let ((elo0, level0), (elo1, level1)) = (pair[0], pair[1]);
+    level0 + (level1 - level0) * (elo - elo0) / (elo1 - elo0)
 }
 
 /// A playing level.
