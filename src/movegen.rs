@@ -2,8 +2,9 @@
 //! of a position, for the quiescence search, without generating the quiet moves and throwing
 //! them away. The moves come in exactly the order (and form) in which `legal_moves()` lists
 //! them, so a search that switches from filtering that list to this one visits the same tree.
+//! Also whether a move gives check, without playing it.
 
-use shakmaty::attacks::{aligned, between, bishop_attacks, king_attacks, knight_attacks};
+use shakmaty::attacks::{aligned, attacks, between, bishop_attacks, king_attacks, knight_attacks};
 use shakmaty::attacks::{pawn_attacks, queen_attacks, rook_attacks};
 use shakmaty::{Bitboard, Board, Chess, Color, Move, MoveList, Position, Role, Square};
 
@@ -127,6 +128,94 @@ pub fn has_legal_move(pos: &Chess) -> bool {
     !pos.legal_moves().is_empty()
 }
 
+/// Whether the legal move `m` gives check: what `is_check()` says after `pos.play(m)`, found
+/// from the squares that change (the search asks it of moves it means to skip unless they
+/// check, and most of them are skipped).
+pub fn gives_check(pos: &Chess, m: Move) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(!us) else {
+        return false;
+    };
+    if let Move::Normal {
+        role,
+        from,
+        to,
+        promotion: None,
+        ..
+    } = m
+    {
+        // The usual move: the piece checks from its new square, or it uncovers a slider of
+        // ours, which needs it to stand first on a line from the king.
+        let occupied = board.occupied().without(from).with(to);
+        if attacks(to, role.of(us), occupied).contains(king) {
+            return true;
+        }
+        if !queen_attacks(king, board.occupied()).contains(from) {
+            return false;
+        }
+        let others = board.by_color(us).without(from);
+        return (bishop_attacks(king, occupied) & board.bishops_and_queens() & others).any()
+            || (rook_attacks(king, occupied) & board.rooks_and_queens() & others).any();
+    }
+    // The squares the move empties and the pieces it puts down: king and rook, or one piece
+    // listed twice.
+    let (vacated, placed) = match m {
+        Move::Normal {
+            role,
+            from,
+            to,
+            promotion,
+            ..
+        } => (
+            Bitboard::from_square(from),
+            [
+                (promotion.unwrap_or(role), to),
+                (promotion.unwrap_or(role), to),
+            ],
+        ),
+        Move::EnPassant { from, to } => (
+            Bitboard::from_square(from).with(Square::from_coords(to.file(), from.rank())),
+            [(Role::Pawn, to), (Role::Pawn, to)],
+        ),
+        Move::Castle {
+            king: king_from,
+            rook,
+        } => {
+            let Some(side) = m.castling_side() else {
+                return false;
+            };
+            (
+                Bitboard::from_square(king_from).with(rook),
+                [
+                    (Role::King, side.king_to(us)),
+                    (Role::Rook, side.rook_to(us)),
+                ],
+            )
+        }
+        Move::Put { .. } => return false,
+    };
+    let mut occupied = board.occupied() & !vacated;
+    for (_, sq) in placed {
+        occupied.add(sq);
+    }
+    // Our pieces of `role` after the move.
+    let ours = |role: Role| {
+        let mut set = board.by_piece(role.of(us)) & !vacated;
+        for (r, sq) in placed {
+            if r == role {
+                set.add(sq);
+            }
+        }
+        set
+    };
+    let queens = ours(Role::Queen);
+    (knight_attacks(king) & ours(Role::Knight)).any()
+        || (pawn_attacks(!us, king) & ours(Role::Pawn)).any()
+        || (bishop_attacks(king, occupied) & (ours(Role::Bishop) | queens)).any()
+        || (rook_attacks(king, occupied) & (ours(Role::Rook) | queens)).any()
+}
+
 /// `legal_moves()` filtered to captures and promotions: the fallback in check (and for a
 /// position without a king, which a `Chess` never is).
 fn filtered_legal_moves(pos: &Chess) -> MoveList {
@@ -236,6 +325,45 @@ mod tests {
             }
         }
         assert!(checked > 5_000, "{checked}");
+    }
+
+    /// `gives_check` agrees with playing the move and asking `is_check()`, for every move
+    /// up to three plies deep from positions with promotions, en passant, castling of both kinds
+    /// and discovered checks.
+    #[test]
+    fn gives_check_agrees_with_playing_the_move() {
+        let (mut moves, mut checks) = (0, 0);
+        let mut agree = |p: &Chess, fen: &str| {
+            for m in p.legal_moves() {
+                let mut child = p.clone();
+                child.play_unchecked(m);
+                assert_eq!(gives_check(p, m), child.is_check(), "{fen} {m:?}");
+                moves += 1;
+                checks += usize::from(child.is_check());
+            }
+        };
+        for fen in FENS.iter().chain(&[
+            // Discovered checks by a pawn, knight and king; a castling rook that checks.
+            "3k4/8/8/8/3P4/8/8/3QK3 w - - 0 1",
+            "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1",
+            "7k/8/8/8/8/8/1K6/B7 w - - 0 1",
+            "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
+            "8/8/8/k2Pp2R/8/8/8/4K3 w - e6 0 1",
+        ]) {
+            let start = pos(fen);
+            agree(&start, fen);
+            for m in start.legal_moves() {
+                let mut child = start.clone();
+                child.play_unchecked(m);
+                agree(&child, fen);
+                for m2 in child.legal_moves() {
+                    let mut grandchild = child.clone();
+                    grandchild.play_unchecked(m2);
+                    agree(&grandchild, fen);
+                }
+            }
+        }
+        assert!(moves > 100_000 && checks > 5_000, "{moves} {checks}");
     }
 
     /// Stalemates and positions whose only moves are quiet ones.

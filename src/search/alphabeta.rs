@@ -10,6 +10,7 @@ use super::params;
 use super::pruning::{Singular, TtExtension};
 use super::see::see_ge;
 use crate::game::{key_after, repeats};
+use crate::movegen::gives_check;
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, NO_EVAL, TB_WIN};
 use crate::tt::{Bound, PackedMove, TtEntry, score_from_tt, score_to_tt};
 
@@ -220,7 +221,7 @@ impl Searcher {
             // skipped: captures losing more than a pawn a ply, quiets more than
             // `quiet_see_margin` a ply. A capture that passed the exchange test for ordering
             // passes it here too. Quiet moves past the late-move or futility limit go unless they
-            // give check, which needs the move played, so their exchange test waits for that.
+            // give check (asked before the exchange test, which costs more).
             let see_margin = if quiet {
                 params::quiet_see_margin()
             } else {
@@ -236,14 +237,11 @@ impl Searcher {
                 && ((depth <= params::lmp_max_depth() && quiets_tried.len() >= lmp_limit)
                     || futile);
             let loses_exchange = || may_see_prune && !see_ge(pos, m, -see_margin * depth);
-            if !past_limit && loses_exchange() {
+            if (past_limit && !gives_check(pos, m)) || loses_exchange() {
                 continue;
             }
             let mut child = pos.clone();
             child.play_unchecked(m);
-            if past_limit && (!child.is_check() || loses_exchange()) {
-                continue;
-            }
             let child_key = key_after(pos, key, m, &child);
             self.tt.prefetch(child_key);
             self.push_accumulator(ply, pos, &m);
