@@ -306,24 +306,34 @@ mod tests {
         assert_eq!(has_legal_move(p), !legal.is_empty(), "{fen}");
     }
 
-    #[test]
-    fn noisy_moves_are_the_legal_captures_and_promotions_in_order() {
-        let mut checked = 0;
-        for fen in FENS {
+    /// Calls `f` on each position of `fens` and on every position one and two plies on.
+    fn within_two_plies<'a>(
+        fens: impl IntoIterator<Item = &'a str>,
+        mut f: impl FnMut(&Chess, &str),
+    ) {
+        for fen in fens {
             let start = pos(fen);
-            check(&start, fen);
+            f(&start, fen);
             for m in start.legal_moves() {
                 let mut child = start.clone();
                 child.play_unchecked(m);
-                check(&child, fen);
+                f(&child, fen);
                 for m2 in child.legal_moves() {
                     let mut grandchild = child.clone();
                     grandchild.play_unchecked(m2);
-                    check(&grandchild, fen);
-                    checked += 1;
+                    f(&grandchild, fen);
                 }
             }
         }
+    }
+
+    #[test]
+    fn noisy_moves_are_the_legal_captures_and_promotions_in_order() {
+        let mut checked = 0;
+        within_two_plies(FENS, |p, fen| {
+            check(p, fen);
+            checked += 1;
+        });
         assert!(checked > 5_000, "{checked}");
     }
 
@@ -333,7 +343,15 @@ mod tests {
     #[test]
     fn gives_check_agrees_with_playing_the_move() {
         let (mut moves, mut checks) = (0, 0);
-        let mut agree = |p: &Chess, fen: &str| {
+        let more = [
+            // Discovered checks by a pawn, knight and king; a castling rook that checks.
+            "3k4/8/8/8/3P4/8/8/3QK3 w - - 0 1",
+            "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1",
+            "7k/8/8/8/8/8/1K6/B7 w - - 0 1",
+            "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
+            "8/8/8/k2Pp2R/8/8/8/4K3 w - e6 0 1",
+        ];
+        within_two_plies(FENS.into_iter().chain(more), |p, fen| {
             for m in p.legal_moves() {
                 let mut child = p.clone();
                 child.play_unchecked(m);
@@ -341,28 +359,7 @@ mod tests {
                 moves += 1;
                 checks += usize::from(child.is_check());
             }
-        };
-        for fen in FENS.iter().chain(&[
-            // Discovered checks by a pawn, knight and king; a castling rook that checks.
-            "3k4/8/8/8/3P4/8/8/3QK3 w - - 0 1",
-            "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1",
-            "7k/8/8/8/8/8/1K6/B7 w - - 0 1",
-            "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
-            "8/8/8/k2Pp2R/8/8/8/4K3 w - e6 0 1",
-        ]) {
-            let start = pos(fen);
-            agree(&start, fen);
-            for m in start.legal_moves() {
-                let mut child = start.clone();
-                child.play_unchecked(m);
-                agree(&child, fen);
-                for m2 in child.legal_moves() {
-                    let mut grandchild = child.clone();
-                    grandchild.play_unchecked(m2);
-                    agree(&grandchild, fen);
-                }
-            }
-        }
+        });
         assert!(moves > 100_000 && checks > 5_000, "{moves} {checks}");
     }
 
