@@ -129,8 +129,8 @@ pub fn has_legal_move(pos: &Chess) -> bool {
 }
 
 /// Whether the legal move `m` gives check: what `is_check()` says after `pos.play(m)`, found
-/// from the squares that change (the search asks it of moves it means to skip unless they
-/// check, and most of them are skipped).
+/// for a plain move from the squares it changes (the search asks it of moves it means to skip
+/// unless they check, and most of them are skipped).
 pub fn gives_check(pos: &Chess, m: Move) -> bool {
     let board = pos.board();
     let us = pos.turn();
@@ -158,62 +158,11 @@ pub fn gives_check(pos: &Chess, m: Move) -> bool {
         return (bishop_attacks(king, occupied) & board.bishops_and_queens() & others).any()
             || (rook_attacks(king, occupied) & board.rooks_and_queens() & others).any();
     }
-    // The squares the move empties and the pieces it puts down: king and rook, or one piece
-    // listed twice.
-    let (vacated, placed) = match m {
-        Move::Normal {
-            role,
-            from,
-            to,
-            promotion,
-            ..
-        } => (
-            Bitboard::from_square(from),
-            [
-                (promotion.unwrap_or(role), to),
-                (promotion.unwrap_or(role), to),
-            ],
-        ),
-        Move::EnPassant { from, to } => (
-            Bitboard::from_square(from).with(Square::from_coords(to.file(), from.rank())),
-            [(Role::Pawn, to), (Role::Pawn, to)],
-        ),
-        Move::Castle {
-            king: king_from,
-            rook,
-        } => {
-            let Some(side) = m.castling_side() else {
-                return false;
-            };
-            (
-                Bitboard::from_square(king_from).with(rook),
-                [
-                    (Role::King, side.king_to(us)),
-                    (Role::Rook, side.rook_to(us)),
-                ],
-            )
-        }
-        Move::Put { .. } => return false,
-    };
-    let mut occupied = board.occupied() & !vacated;
-    for (_, sq) in placed {
-        occupied.add(sq);
-    }
-    // Our pieces of `role` after the move.
-    let ours = |role: Role| {
-        let mut set = board.by_piece(role.of(us)) & !vacated;
-        for (r, sq) in placed {
-            if r == role {
-                set.add(sq);
-            }
-        }
-        set
-    };
-    let queens = ours(Role::Queen);
-    (knight_attacks(king) & ours(Role::Knight)).any()
-        || (pawn_attacks(!us, king) & ours(Role::Pawn)).any()
-        || (bishop_attacks(king, occupied) & (ours(Role::Bishop) | queens)).any()
-        || (rook_attacks(king, occupied) & (ours(Role::Rook) | queens)).any()
+    // Promotions, en passant and castling are rare among the moves the search asks about:
+    // they are played and asked.
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    after.is_check()
 }
 
 /// `legal_moves()` filtered to captures and promotions: the fallback in check (and for a
