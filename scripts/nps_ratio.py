@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Nodes per second of Pivot's `bench` against another engine's (or another Pivot build's),
 measured in the same run: the two benches alternate, first one then the other, so both see the
-same machine, and the script prints each run, the medians and their ratio.
+same machine, and the script prints each run's figures and ratio, and the median of the ratios
+(steadier than a ratio of medians when the machine's speed drifts between runs).
 
 Usage: scripts/nps_ratio.py [--runs 5] [--pivot PATH] [--other "CMD ARGS"] [--depth D]
        scripts/nps_ratio.py --search N [--movetime MS] [--runs 5] [--pivot PATH] [--other CMD]
@@ -12,8 +13,8 @@ Usage: scripts/nps_ratio.py [--runs 5] [--pivot PATH] [--other "CMD ARGS"] [--de
   --depth D      Pivot's bench depth (default: its own)
   --search N     instead of the benches, both engines search the same N positions (spread over
                  tests/data/8moves_v3_first1000.epd) for --movetime ms each (default 1000), one
-                 thread, Hash 64, a new game for each; a run's nps is its nodes over its time, as
-                 the engines report them. --other is then the reference's UCI command line
+                 thread, Hash 64, a new game for each, the two engines taking turns position by
+                 position; a run's nps is its nodes over its time, as the engines report them. --other is then the reference's UCI command line
                  (default: ethereal-chess). Needs python-chess.
 
 The figure is meaningful only on an otherwise idle machine. Reads the nps from the last line
@@ -45,21 +46,32 @@ def nps_of(cmd):
     return found
 
 
-def search_nps(cmd, fens, movetime_ms):
-    """Nodes over time of searches of `fens`, `movetime_ms` each, as the engine reports them."""
+def search_nps_pair(cmds, fens, movetime_ms):
+    """Nodes over time of searches of `fens`, `movetime_ms` each, as each engine reports them.
+
+    Both engines stay open and take turns position by position, so a machine whose speed drifts
+    (a busy neighbour, a clock that changes) slows both alike within a run."""
     import chess
     import chess.engine
-    nodes = seconds = 0
-    with chess.engine.SimpleEngine.popen_uci(cmd) as engine:
-        engine.configure({k: v for k, v in (("Hash", 64), ("Threads", 1)) if k in engine.options})
-        for fen in fens:
-            info = engine.analyse(chess.Board(fen), chess.engine.Limit(time=movetime_ms / 1000),
-                                  game=object())
-            nodes += info.get("nodes", 0)
-            seconds += info.get("time", 0.0)
-    if seconds <= 0:
-        sys.exit(f"nps_ratio.py: {' '.join(cmd)} reported no search time")
-    return int(nodes / seconds)
+    engines = [chess.engine.SimpleEngine.popen_uci(cmd) for cmd in cmds]
+    nodes, seconds = [0] * len(cmds), [0.0] * len(cmds)
+    try:
+        for engine in engines:
+            engine.configure({k: v for k, v in (("Hash", 64), ("Threads", 1)) if k in engine.options})
+        for k, fen in enumerate(fens):
+            order = range(len(engines)) if k % 2 == 0 else reversed(range(len(engines)))
+            for j in order:
+                info = engines[j].analyse(chess.Board(fen),
+                                          chess.engine.Limit(time=movetime_ms / 1000), game=object())
+                nodes[j] += info.get("nodes", 0)
+                seconds[j] += info.get("time", 0.0)
+    finally:
+        for engine in engines:
+            engine.quit()
+    for cmd, s in zip(cmds, seconds):
+        if s <= 0:
+            sys.exit(f"nps_ratio.py: {' '.join(cmd)} reported no search time")
+    return [int(n / s) for n, s in zip(nodes, seconds)]
 
 
 def book_positions(n):
@@ -90,23 +102,27 @@ def main():
         other = [exe] if args.search else [exe, "bench"]
     if args.search:
         fens = book_positions(args.search)
-        measure = lambda cmd: search_nps(cmd, fens, args.movetime)  # noqa: E731
         pivot = [args.pivot]
     else:
-        measure = nps_of
         pivot = [args.pivot, "bench"] + (["--depth", str(args.depth)] if args.depth else [])
-    mine, theirs = [], []
+    mine, theirs, ratios = [], [], []
     for i in range(args.runs):
-        # Alternate which goes first, so that neither always runs on a cooler machine.
-        order = [(pivot, mine), (other, theirs)]
-        if i % 2:
-            order.reverse()
-        for cmd, results in order:
-            results.append(measure(cmd))
-        print(f"run {i + 1}: pivot {mine[-1]:>10,} nps   reference {theirs[-1]:>10,} nps", flush=True)
-    a, b = statistics.median(mine), statistics.median(theirs)
-    print(f"medians: pivot {a:,.0f} nps, reference {b:,.0f} nps, ratio {a / b:.3f}")
-
+        # Alternate which goes first (benches by run, searches by position), so that neither
+        # always runs on a cooler machine.
+        if args.search:
+            a, b = search_nps_pair([pivot, other], fens, args.movetime)
+        else:
+            order = [pivot, other] if i % 2 == 0 else [other, pivot]
+            first, second = nps_of(order[0]), nps_of(order[1])
+            a, b = (first, second) if i % 2 == 0 else (second, first)
+        mine.append(a)
+        theirs.append(b)
+        ratios.append(a / b)
+        print(f"run {i + 1}: pivot {a:>10,} nps   reference {b:>10,} nps   ratio {a / b:.3f}",
+              flush=True)
+    print(f"medians: pivot {statistics.median(mine):,.0f} nps, "
+          f"reference {statistics.median(theirs):,.0f} nps, "
+          f"ratio (median of the runs' ratios) {statistics.median(ratios):.3f}")
 
 if __name__ == "__main__":
     main()
