@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Plots the time each engine used per move number, from cutechess-cli PGN files (one panel per
-file), and prints per file and engine: games, mean seconds per move, median clock left at the end.
+file), and prints per file and engine: games, mean seconds per move, median clock left at the
+end (and, under a repeating control, just before each of the first four controls).
 
 Usage: scripts/plot_time.py PGN [PGN ...] [-o time.png] [--title T] [--label L ...] [--max-move 100]
                             [--median]
@@ -80,21 +81,24 @@ def parse_pgn(path):
     return games
 
 
-def clock_left(tc, moves):
-    """Seconds left after the side's moves (list of seconds or None for book), or None."""
+def clock_trace(tc, moves):
+    """Seconds left after the side's moves (list of seconds or None for book) and, for a repeating
+    control `moves/base`, the seconds left at each control reached, before its time is added;
+    (None, []) for a time control it cannot read."""
     found = re.fullmatch(r"(?:(\d+)/)?(\d+(?:\.\d+)?)(?::(\d+(?:\.\d+)?))?(?:\+(\d+(?:\.\d+)?))?", tc or "")
     if not found:
-        return None
+        return None, []
     per, base, inc = found.group(1), float(found.group(2)), float(found.group(4) or 0)
     if found.group(3):  # minutes:seconds
         base = base * 60 + float(found.group(3))
-    clock = base + inc
+    clock, at_controls = base + inc, []
     for i, seconds in enumerate(moves, 1):
         if seconds is not None:
             clock += inc - seconds
         if per and int(per) > 0 and i % int(per) == 0:
+            at_controls.append(clock)
             clock += base
-    return clock
+    return clock, at_controls
 
 
 def collect(games):
@@ -106,16 +110,20 @@ def collect(games):
             own = [(n, t) for n, s, t in game["moves"] if s == side]
             if not own:
                 continue
-            entry = stats.setdefault(name, {"games": 0, "times": [], "by_move": {}, "clocks": []})
+            entry = stats.setdefault(name, {"games": 0, "times": [], "by_move": {}, "clocks": [], "controls": []})
             entry["games"] += 1
             for n, t in own:
                 if t is not None:
                     entry["times"].append(t)
                     entry["by_move"].setdefault(n, []).append(t)
             tc = game["tags"].get(colour + "TimeControl", game["tags"].get("TimeControl"))
-            clock = clock_left(tc, [t for _, t in own])
+            clock, at_controls = clock_trace(tc, [t for _, t in own])
             if clock is not None:
                 entry["clocks"].append(clock)
+            for k, left in enumerate(at_controls):
+                if k == len(entry["controls"]):
+                    entry["controls"].append([])
+                entry["controls"][k].append(left)
     return stats
 
 
@@ -159,6 +167,10 @@ def main():
             mean = f"{statistics.mean(entry['times']):.3f}" if entry["times"] else "n/a"
             clock = f"{statistics.median(entry['clocks']):.2f}" if entry["clocks"] else "n/a"
             print(f"  {name:<{width}}  {entry['games']:>5}  {len(entry['times']):>5}  {mean:>11}  {clock:>19}")
+            if entry["controls"]:
+                print(" " * (width + 4) + "median clock left at control "
+                      + ", ".join(f"{k} ({len(c)} games) {statistics.median(c):.2f} s"
+                                  for k, c in enumerate(entry["controls"][:4], 1)))
             xs = sorted(n for n in entry["by_move"] if n <= args.max_move)
             if not xs:
                 continue

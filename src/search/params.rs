@@ -152,11 +152,14 @@ tunables! {
     /// Time management (`time::for_clock`): moves assumed to remain when the GUI does not say,
     /// the percentage of the increment each move plans to spend, the cap on the soft limit as
     /// a fraction 1/x of the usable time (half the increment is always allowed), and the hard
-    /// limit as a multiple of the soft one.
+    /// limit as a multiple of the soft one. Under a repeating control (`movestogo`) the clock
+    /// is planned over `tm_period_percent` of the moves to go, since settled searches stop
+    /// short of their soft limit.
     tm_moves_to_go = 25 in 10..=50, step 2.0;
     tm_increment_percent = 100 in 40..=100, step 5.0;
     tm_soft_cap_divisor = 3 in 2..=8, step 0.5;
     tm_hard_factor = 4 in 2..=8, step 0.5;
+    tm_period_percent = 80 in 50..=100, step 5.0;
 }
 
 #[cfg(test)]

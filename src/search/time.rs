@@ -44,8 +44,8 @@ pub fn for_movetime(movetime_ms: u64) -> TimeLimits {
 /// increment game never starves while a repeating control without increment still reaches its
 /// control.
 ///
-/// The soft limit plans an even share of the usable time over the moves to go plus the
-/// increment, but never more than a third of the usable time (or half the increment, if that
+/// The soft limit plans an even share of the usable time over the moves to go (four fifths of
+/// them under a repeating control, see [`planned_moves`]) plus the increment, but never more than a third of the usable time (or half the increment, if that
 /// is more and fits in half of it); the hard limit allows up to four times the soft limit,
 /// never more than half of the usable time. So a clock that has run low with an increment
 /// fills up again until it holds a few increments (about three less twice the overhead when
@@ -71,7 +71,7 @@ pub fn for_clock(clock: Clock, overhead_ms: u64) -> TimeLimits {
         .min(left / 2);
     let usable = left - reserve;
     let inc_share = percent(clock.inc_ms, params::tm_increment_percent() as u64);
-    let share = (usable / mtg).saturating_add(inc_share);
+    let share = (usable / planned_moves(mtg, clock.movestogo.is_some())).saturating_add(inc_share);
     let cap_divisor = params::tm_soft_cap_divisor() as u64;
     let cap = (usable / cap_divisor).max((clock.inc_ms / 2).min(usable / 2));
     let soft = share.min(cap).max(1);
@@ -81,6 +81,19 @@ pub fn for_clock(clock: Clock, overhead_ms: u64) -> TimeLimits {
         soft: Duration::from_millis(soft),
         hard: Duration::from_millis(hard),
     }
+}
+
+/// The moves the usable time is shared over. Under a repeating control that is
+/// `tm_period_percent` of the moves to go, rounded up: most moves stop at a fraction of their
+/// soft limit once the best move has settled, so an even share of the whole `movestogo` would
+/// reach the control with much of the period unspent (the hard limit still keeps every move
+/// within half the usable time).
+fn planned_moves(mtg: u64, repeating: bool) -> u64 {
+    if !repeating {
+        return mtg;
+    }
+    let pct = params::tm_period_percent() as u64;
+    (mtg * pct).div_ceil(100).clamp(1, mtg)
 }
 
 /// `pct` percent of `ms`, rounded down, without overflow.
@@ -315,6 +328,30 @@ mod tests {
                     play(start, 0, Some(moves), overhead, overhead, 200, false).expect(&case);
                 assert!(spent.iter().all(|&t| t > 0), "{case}: {spent:?}");
                 play(start, 0, Some(moves), overhead, 0, 200, true).expect(&case);
+            }
+        }
+    }
+
+    /// Under a repeating control, moves that stop at four fifths of their soft limit (a settled
+    /// search, see `soft_scale`) spend the period evenly: the first half of the moves gets at
+    /// least 44% of it (an even share of all forty moves gave 38–42%), and the control is
+    /// still reached.
+    #[test]
+    fn settled_moves_spend_a_repeating_period_evenly() {
+        for (moves, start) in [(40, 20_000), (40, 120_000), (20, 60_000), (10, 5_000)] {
+            for overhead in [0, 30] {
+                let case = format!("{moves}/{start} overhead {overhead}");
+                let mut time = start;
+                let mut first_half = 0;
+                for played in 0..moves {
+                    let (soft, _) = limits(time, 0, Some(moves - played), overhead);
+                    let think = soft * 4 / 5;
+                    time = time.checked_sub(think + overhead).expect(&case);
+                    if played < moves / 2 {
+                        first_half += think;
+                    }
+                }
+                assert!(first_half * 100 >= start * 44, "{case}: {first_half}");
             }
         }
     }
