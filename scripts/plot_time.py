@@ -110,7 +110,7 @@ def collect(games):
             own = [(n, t) for n, s, t in game["moves"] if s == side]
             if not own:
                 continue
-            entry = stats.setdefault(name, {"games": 0, "times": [], "by_move": {}, "clocks": [], "controls": []})
+            entry = stats.setdefault(name, {"games": 0, "times": [], "by_move": {}, "clocks": [], "controls": {}})
             entry["games"] += 1
             for n, t in own:
                 if t is not None:
@@ -120,10 +120,8 @@ def collect(games):
             clock, at_controls = clock_trace(tc, [t for _, t in own])
             if clock is not None:
                 entry["clocks"].append(clock)
-            for k, left in enumerate(at_controls):
-                if k == len(entry["controls"]):
-                    entry["controls"].append([])
-                entry["controls"][k].append(left)
+            for k, left in enumerate(at_controls, 1):
+                entry["controls"].setdefault(k, []).append(left)
     return stats
 
 
@@ -170,7 +168,7 @@ def main():
             if entry["controls"]:
                 print(" " * (width + 4) + "median clock left at control "
                       + ", ".join(f"{k} ({len(c)} games) {statistics.median(c):.2f} s"
-                                  for k, c in enumerate(entry["controls"][:4], 1)))
+                                  for k, c in sorted(entry["controls"].items())[:4]))
             xs = sorted(n for n in entry["by_move"] if n <= args.max_move)
             if not xs:
                 continue

@@ -45,9 +45,10 @@ pub fn for_movetime(movetime_ms: u64) -> TimeLimits {
 /// control.
 ///
 /// The soft limit plans an even share of the usable time over the moves to go (four fifths of
-/// them under a repeating control, see [`planned_moves`]) plus the increment, but never more than a third of the usable time (or half the increment, if that
-/// is more and fits in half of it); the hard limit allows up to four times the soft limit,
-/// never more than half of the usable time. So a clock that has run low with an increment
+/// them under a repeating control, see [`planned_moves`]) plus the increment, but never more
+/// than a third of the usable time (or half the increment, if that is more and fits in half of
+/// it); the hard limit allows up to four times the soft limit, never more than half of the
+/// usable time. So a clock that has run low with an increment
 /// fills up again until it holds a few increments (about three less twice the overhead when
 /// every move takes its soft limit), a cushion against a slow move, while a move still gets half an
 /// increment or more whenever the clock holds twice the increment and the overhead. Both
@@ -334,7 +335,7 @@ mod tests {
 
     /// Under a repeating control, moves that stop at four fifths of their soft limit (a settled
     /// search, see `soft_scale`) spend the period evenly: the first half of the moves gets at
-    /// least 44% of it (an even share of all forty moves gave 38–42%), and the control is
+    /// least 44% of it (an even share over all the moves gave 38–42%), and the control is
     /// still reached.
     #[test]
     fn settled_moves_spend_a_repeating_period_evenly() {
