@@ -184,7 +184,11 @@ impl Searcher {
         let Evals {
             eval, improving, ..
         } = node.eval;
-        let prev_move = self.stack[ply - 1].mv;
+        // The opponent's move into this node and the side's own move before it.
+        let prior = [
+            self.stack[ply - 1].mv,
+            ply.checked_sub(2).and_then(|p| self.stack[p].mv),
+        ];
         self.heur.score_moves(
             pos,
             moves,
@@ -192,7 +196,7 @@ impl Searcher {
             ply,
             follow_move,
             node.tt_move,
-            prev_move,
+            prior,
         );
 
         let mut result = MovesResult {
@@ -296,7 +300,7 @@ impl Searcher {
                                 depth,
                                 m,
                                 &quiets_tried,
-                                prev_move,
+                                prior,
                             );
                         }
                         break;

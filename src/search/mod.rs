@@ -482,7 +482,7 @@ impl Searcher {
             .map_or(PackedMove::NONE, |e| e.mv);
         let mut scores = [0i32; MAX_MOVES];
         self.heur
-            .score_moves(&self.root, &moves, &mut scores, 0, None, tt_move, None);
+            .score_moves(&self.root, &moves, &mut scores, 0, None, tt_move, [None; 2]);
         self.root_moves.clear();
         for i in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, i);

@@ -1,8 +1,10 @@
 //! Move ordering: follow-PV move, TT move, captures that do not lose material (MVV-LVA),
-//! killers, the counter-move, quiets by history, and last the captures that lose material.
+//! killers, the counter-move, quiets by history (the move's own and its continuation history
+//! after the two moves before it), and last the captures that lose material.
 
 use shakmaty::{Chess, Color, Move, MoveList, Position, Role, Square};
 
+use super::params;
 use super::see::see_ge;
 
 use crate::score::MAX_PLY;
@@ -94,6 +96,14 @@ pub fn tactical_score(m: Move) -> Option<i32> {
     MoveParts::of(m).tactical_score()
 }
 
+/// The two moves before a node: `[0]` the opponent's move that led to it, `[1]` the side to
+/// move's own move before that (`None` for a null move or above the root).
+pub type PriorMoves = [Option<Move>; 2];
+
+/// Entries of one continuation-history table: side to move × (piece, target) of the earlier
+/// move × (piece, target) of the move scored.
+const CONT_ENTRIES: usize = 2 * 6 * 64 * 6 * 64;
+
 /// Quiet-move statistics kept across searches until `ucinewgame`.
 pub struct Heuristics {
     killers: [[Option<Move>; 2]; MAX_PLY],
@@ -101,6 +111,27 @@ pub struct Heuristics {
     history: Box<[[[i32; 64]; 64]; 2]>,
     /// The quiet move that last refuted a move, indexed by that move's side, piece and target.
     counters: Box<[[[Option<Move>; 64]; 6]; 2]>,
+    /// Continuation histories: how a quiet move (by piece and target) fared after each earlier
+    /// move of [`PriorMoves`], one table per distance back.
+    cont: [Box<[i16]>; 2],
+}
+
+/// The start of the block of `cont` for `side` to move after the earlier move `prior`.
+#[inline]
+fn cont_block(side: Color, prior: Move) -> usize {
+    ((side as usize * 6 + prior.role() as usize - 1) * 64 + prior.to().to_usize()) * 6 * 64
+}
+
+/// The offset of a move (piece and target) within a block of `cont`.
+#[inline]
+fn cont_offset(role: Role, to: Square) -> usize {
+    (role as usize - 1) * 64 + to.to_usize()
+}
+
+/// Applies a bonus or malus to a history entry; entries saturate smoothly at ±HISTORY_MAX.
+#[inline]
+fn apply_gravity(entry: i32, delta: i32) -> i32 {
+    entry + delta - entry * delta.abs() / HISTORY_MAX
 }
 
 /// The slot of the counter-move table for the opponent's move `prev` (played by `side`).
@@ -125,6 +156,10 @@ impl Heuristics {
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[[0; 64]; 64]; 2]),
             counters: Box::new([[[None; 64]; 6]; 2]),
+            cont: [
+                vec![0; CONT_ENTRIES].into_boxed_slice(),
+                vec![0; CONT_ENTRIES].into_boxed_slice(),
+            ],
         }
     }
 
@@ -136,6 +171,9 @@ impl Heuristics {
             }
         }
         *self.counters = [[[None; 64]; 6]; 2];
+        for table in self.cont.iter_mut() {
+            table.fill(0);
+        }
     }
 
     /// Forgets the killers (they are specific to one search tree).
@@ -149,8 +187,9 @@ impl Heuristics {
         &mut self.history[side as usize][from][m.to().to_usize()]
     }
 
-    /// Rewards the quiet move that caused a beta cutoff and punishes the quiets tried before it;
-    /// the move becomes the counter to `prev`, the opponent's move before it.
+    /// Rewards the quiet move that caused a beta cutoff and punishes the quiets tried before it,
+    /// in the history and in the continuation histories of the moves before the node; the move
+    /// becomes the counter to `prior[0]`, the opponent's move before it.
     pub fn record_cutoff(
         &mut self,
         side: Color,
@@ -158,9 +197,9 @@ impl Heuristics {
         depth: i32,
         best: Move,
         tried: &[Move],
-        prev: Option<Move>,
+        prior: PriorMoves,
     ) {
-        if let Some(p) = prev {
+        if let Some(p) = prior[0] {
             let (s, r, t) = counter_index(side.other(), p);
             self.counters[s][r][t] = Some(best);
         }
@@ -170,15 +209,27 @@ impl Heuristics {
             killers[0] = Some(best);
         }
         let bonus = (16 * depth * depth + 32 * depth).min(HISTORY_BONUS_MAX);
+        let blocks = if params::cont_history_percent() > 0 {
+            prior.map(|p| p.map(|p| cont_block(side, p)))
+        } else {
+            [None; 2]
+        };
         for &m in tried {
-            let slot = self.history_slot(side, m);
             let delta = if m == best { bonus } else { -bonus };
-            // Gravity: entries saturate smoothly at ±HISTORY_MAX.
-            *slot += delta - *slot * delta.abs() / HISTORY_MAX;
+            let slot = self.history_slot(side, m);
+            *slot = apply_gravity(*slot, delta);
+            let offset = cont_offset(m.role(), m.to());
+            for (table, block) in self.cont.iter_mut().zip(blocks) {
+                if let Some(block) = block {
+                    let entry = &mut table[block + offset];
+                    // Within ±HISTORY_MAX, which an i16 holds.
+                    *entry = apply_gravity(i32::from(*entry), delta) as i16;
+                }
+            }
         }
     }
 
-    /// Scores every move of a node for ordering; `prev` is the opponent's move that led to it.
+    /// Scores every move of a node for ordering; `prior` holds the two moves before it.
     #[allow(clippy::too_many_arguments)]
     pub fn score_moves(
         &self,
@@ -188,11 +239,11 @@ impl Heuristics {
         ply: usize,
         follow: Option<Move>,
         tt_move: PackedMove,
-        prev: Option<Move>,
+        prior: PriorMoves,
     ) {
         let killers = self.killers[ply];
         let side = pos.turn();
-        let counter = prev.and_then(|p| {
+        let counter = prior[0].and_then(|p| {
             let (s, r, t) = counter_index(side.other(), p);
             self.counters[s][r][t]
         });
@@ -206,6 +257,21 @@ impl Heuristics {
             packed(counter),
         );
         let history = &self.history[side as usize];
+        // The continuation blocks of the two earlier moves; a missing move reads a block of
+        // zeros (an empty slice stands for it).
+        let weight = params::cont_history_percent();
+        let cont: [&[i16]; 2] = [0, 1].map(|i| match prior[i] {
+            Some(p) if weight > 0 => {
+                let block = cont_block(side, p);
+                &self.cont[i][block..block + 6 * 64]
+            }
+            _ => &[][..],
+        });
+        let cont_score = |block: &[i16], role: Role, to: Square| {
+            block
+                .get(cont_offset(role, to))
+                .map_or(0, |&v| i32::from(v))
+        };
         for (m, score) in moves.iter().zip(scores.iter_mut()) {
             let m = *m;
             let parts = MoveParts::of(m);
@@ -228,6 +294,10 @@ impl Heuristics {
                 COUNTER_MOVE
             } else {
                 history[parts.from.to_usize()][parts.to.to_usize()]
+                    + (cont_score(cont[0], parts.role, parts.to)
+                        + cont_score(cont[1], parts.role, parts.to))
+                        * weight
+                        / 100
             };
         }
     }
@@ -270,7 +340,7 @@ mod tests {
     fn ordered(h: &Heuristics, p: &Chess, follow: Option<Move>, tt: PackedMove) -> Vec<Move> {
         let mut moves = p.legal_moves();
         let mut scores = [0; MAX_MOVES];
-        h.score_moves(p, &moves, &mut scores, 0, follow, tt, None);
+        h.score_moves(p, &moves, &mut scores, 0, follow, tt, [None; 2]);
         (0..moves.len())
             .map(|i| pick_next(&mut moves, &mut scores, i))
             .collect()
@@ -307,7 +377,7 @@ mod tests {
         let mut h = Heuristics::new();
         let moves = p.legal_moves();
         let killer = moves[7];
-        h.record_cutoff(p.turn(), 0, 5, killer, &[moves[2], killer], None);
+        h.record_cutoff(p.turn(), 0, 5, killer, &[moves[2], killer], [None; 2]);
         let order = ordered(&h, &p, None, PackedMove::NONE);
         assert_eq!(order[0], killer);
         assert_eq!(*order.last().unwrap(), moves[2]);
@@ -327,11 +397,19 @@ mod tests {
         let moves = p.legal_moves();
         let (refutation, killer) = (moves[9], moves[4]);
         let mut h = Heuristics::new();
-        h.record_cutoff(p.turn(), 1, 4, refutation, &[refutation], Some(e4));
-        h.record_cutoff(p.turn(), 0, 4, killer, &[killer], None);
+        h.record_cutoff(p.turn(), 1, 4, refutation, &[refutation], [Some(e4), None]);
+        h.record_cutoff(p.turn(), 0, 4, killer, &[killer], [None; 2]);
         let mut moves = p.legal_moves();
         let mut scores = [0; MAX_MOVES];
-        h.score_moves(&p, &moves, &mut scores, 0, None, PackedMove::NONE, Some(e4));
+        h.score_moves(
+            &p,
+            &moves,
+            &mut scores,
+            0,
+            None,
+            PackedMove::NONE,
+            [Some(e4), None],
+        );
         assert_eq!(pick_next(&mut moves, &mut scores, 0), killer);
         assert_eq!(pick_next(&mut moves, &mut scores, 1), refutation);
         // After another move the counter does not apply: history alone ranks it.
@@ -341,7 +419,15 @@ mod tests {
             .iter()
             .find(|m| m.to_string() == "d2-d4")
             .unwrap();
-        h.score_moves(&p, &moves, &mut scores, 0, None, PackedMove::NONE, Some(d4));
+        h.score_moves(
+            &p,
+            &moves,
+            &mut scores,
+            0,
+            None,
+            PackedMove::NONE,
+            [Some(d4), None],
+        );
         let i = moves.iter().position(|m| *m == refutation).unwrap();
         assert!(is_plain_quiet(scores[i]));
     }

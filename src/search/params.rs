@@ -125,6 +125,10 @@ tunables! {
     lmr_base_centi = 75 in 0..=200, step 8.0;
     lmr_divisor_centi = 225 in 120..=400, step 12.0;
 
+    /// Continuation histories: the weight in percent of a quiet move's standing after each of
+    /// the two moves before the node, added to its history in ordering (0: not kept at all).
+    cont_history_percent = 0 in 0..=200, step 10.0;
+
     /// Reverse futility pruning: at non-PV nodes of remaining depth up to `rfp_max_depth`, a
     /// static evaluation this far above beta per ply (one ply less when not improving)
     /// returns at once.
