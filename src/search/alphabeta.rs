@@ -5,7 +5,7 @@ use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::Searcher;
 use super::evals::Evals;
-use super::ordering::{is_good_tactical, is_plain_quiet, pick_next};
+use super::ordering::{is_good_tactical, is_plain_quiet, pick_next, quiet_history};
 use super::params;
 use super::pruning::{Singular, TtExtension};
 use super::see::see_ge;
@@ -338,7 +338,14 @@ impl Searcher {
             && is_plain_quiet(order_score)
             && !child.is_check()
         {
-            let r = self.lmr[(depth as usize).min(63)][index.min(63)] - i32::from(pv_node);
+            let mut r = self.lmr[(depth as usize).min(63)][index.min(63)] - i32::from(pv_node);
+            // A quiet move with a good history is reduced less, one with a bad history more.
+            let weight = params::lmr_history_percent();
+            if weight > 0
+                && let Some(history) = quiet_history(order_score)
+            {
+                r -= history * weight / LMR_HISTORY_UNIT;
+            }
             r.clamp(0, depth - 2)
         } else {
             0
@@ -404,6 +411,10 @@ impl Searcher {
         None
     }
 }
+
+/// At `lmr_history_percent` 100, the history (with continuation histories) that changes a
+/// late move's reduction by one ply, times 100.
+const LMR_HISTORY_UNIT: i32 = 8_192 * 100;
 
 /// One node of the main search, as its parts see it.
 #[derive(Clone, Copy)]

@@ -317,6 +317,13 @@ pub fn is_plain_quiet(score: i32) -> bool {
     score < COUNTER_MOVE
 }
 
+/// The history part of a plain quiet move's ordering score (its history plus continuation
+/// histories); `None` for every other kind of move.
+#[inline]
+pub fn quiet_history(score: i32) -> Option<i32> {
+    (BAD_TACTICAL / 2 < score && score < COUNTER_MOVE).then_some(score)
+}
+
 /// Swaps the best-scored move among `index..` into `index` and returns it (selection sort, so
 /// a cutoff after the first few moves saves sorting the rest).
 #[inline]
@@ -430,6 +437,26 @@ mod tests {
         );
         let i = moves.iter().position(|m| *m == refutation).unwrap();
         assert!(is_plain_quiet(scores[i]));
+    }
+
+    /// Only plain quiet moves have a history part: not killers, counters, the TT move or
+    /// captures, winning or losing.
+    #[test]
+    fn only_plain_quiet_moves_have_a_history_part() {
+        // White: a quiet knight, a losing capture (queen takes a defended pawn), a winning one.
+        let p = pos("4k3/8/2p5/1p6/8/8/3N1PPP/1Q2K3 w - - 0 1");
+        let mut h = Heuristics::new();
+        let moves = p.legal_moves();
+        let find = |uci: &str| *moves.iter().find(|m| m.to_string() == uci).unwrap();
+        let (killer, quiet, bad) = (find("Nd2-f3"), find("Nd2-b3"), find("Qb1xb5"));
+        h.record_cutoff(p.turn(), 0, 6, killer, &[quiet, killer], [None; 2]);
+        let mut scores = [0; MAX_MOVES];
+        h.score_moves(&p, &moves, &mut scores, 0, None, PackedMove::NONE, [None; 2]);
+        let score = |m: Move| scores[moves.iter().position(|x| *x == m).unwrap()];
+        assert_eq!(quiet_history(score(killer)), None);
+        assert!(quiet_history(score(quiet)).is_some_and(|h| h < 0));
+        assert!(is_plain_quiet(score(bad)));
+        assert_eq!(quiet_history(score(bad)), None);
     }
 
     /// Equal scores keep their order: of several equal best moves the earliest comes first

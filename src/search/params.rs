@@ -124,6 +124,9 @@ tunables! {
     lmr_min_index_pv = 5 in 2..=10, step 0.5;
     lmr_base_centi = 75 in 0..=200, step 8.0;
     lmr_divisor_centi = 225 in 120..=400, step 12.0;
+    /// A quiet move's reduction falls by one ply per 8,192 of its history (with the
+    /// continuation histories) at 100 percent, rises as much for a bad history (0: off).
+    lmr_history_percent = 0 in 0..=200, step 10.0;
 
     /// Continuation histories: the weight in percent of a quiet move's standing after each of
     /// the two moves before the node, added to its history in ordering (0: not kept at all).
