@@ -451,7 +451,15 @@ mod tests {
         let (killer, quiet, bad) = (find("Nd2-f3"), find("Nd2-b3"), find("Qb1xb5"));
         h.record_cutoff(p.turn(), 0, 6, killer, &[quiet, killer], [None; 2]);
         let mut scores = [0; MAX_MOVES];
-        h.score_moves(&p, &moves, &mut scores, 0, None, PackedMove::NONE, [None; 2]);
+        h.score_moves(
+            &p,
+            &moves,
+            &mut scores,
+            0,
+            None,
+            PackedMove::NONE,
+            [None; 2],
+        );
         let score = |m: Move| scores[moves.iter().position(|x| *x == m).unwrap()];
         assert_eq!(quiet_history(score(killer)), None);
         assert!(quiet_history(score(quiet)).is_some_and(|h| h < 0));
