@@ -344,6 +344,21 @@ mod tests {
 
     use crate::game::test_position as pos;
 
+    /// The ordering scores of `p`'s legal moves (in `legal_moves` order) after `prior`.
+    fn scores_after(h: &Heuristics, p: &Chess, prior: PriorMoves) -> [i32; MAX_MOVES] {
+        let mut scores = [0; MAX_MOVES];
+        h.score_moves(
+            p,
+            &p.legal_moves(),
+            &mut scores,
+            0,
+            None,
+            PackedMove::NONE,
+            prior,
+        );
+        scores
+    }
+
     fn ordered(h: &Heuristics, p: &Chess, follow: Option<Move>, tt: PackedMove) -> Vec<Move> {
         let mut moves = p.legal_moves();
         let mut scores = [0; MAX_MOVES];
@@ -407,16 +422,7 @@ mod tests {
         h.record_cutoff(p.turn(), 1, 4, refutation, &[refutation], [Some(e4), None]);
         h.record_cutoff(p.turn(), 0, 4, killer, &[killer], [None; 2]);
         let mut moves = p.legal_moves();
-        let mut scores = [0; MAX_MOVES];
-        h.score_moves(
-            &p,
-            &moves,
-            &mut scores,
-            0,
-            None,
-            PackedMove::NONE,
-            [Some(e4), None],
-        );
+        let mut scores = scores_after(&h, &p, [Some(e4), None]);
         assert_eq!(pick_next(&mut moves, &mut scores, 0), killer);
         assert_eq!(pick_next(&mut moves, &mut scores, 1), refutation);
         // After another move the counter does not apply: history alone ranks it.
@@ -426,15 +432,7 @@ mod tests {
             .iter()
             .find(|m| m.to_string() == "d2-d4")
             .unwrap();
-        h.score_moves(
-            &p,
-            &moves,
-            &mut scores,
-            0,
-            None,
-            PackedMove::NONE,
-            [Some(d4), None],
-        );
+        let scores = scores_after(&h, &p, [Some(d4), None]);
         let i = moves.iter().position(|m| *m == refutation).unwrap();
         assert!(is_plain_quiet(scores[i]));
     }
@@ -450,16 +448,7 @@ mod tests {
         let find = |uci: &str| *moves.iter().find(|m| m.to_string() == uci).unwrap();
         let (killer, quiet, bad) = (find("Nd2-f3"), find("Nd2-b3"), find("Qb1xb5"));
         h.record_cutoff(p.turn(), 0, 6, killer, &[quiet, killer], [None; 2]);
-        let mut scores = [0; MAX_MOVES];
-        h.score_moves(
-            &p,
-            &moves,
-            &mut scores,
-            0,
-            None,
-            PackedMove::NONE,
-            [None; 2],
-        );
+        let scores = scores_after(&h, &p, [None; 2]);
         let score = |m: Move| scores[moves.iter().position(|x| *x == m).unwrap()];
         assert_eq!(quiet_history(score(killer)), None);
         assert!(quiet_history(score(quiet)).is_some_and(|h| h < 0));
