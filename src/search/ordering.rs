@@ -100,9 +100,12 @@ pub fn tactical_score(m: Move) -> Option<i32> {
 /// move's own move before that (`None` for a null move or above the root).
 pub type PriorMoves = [Option<Move>; 2];
 
-/// Entries of one continuation-history table: side to move × (piece, target) of the earlier
-/// move × (piece, target) of the move scored.
-const CONT_ENTRIES: usize = 2 * 6 * 64 * 6 * 64;
+/// Entries of one block of a continuation-history table: one per (piece, target) of the move
+/// scored.
+const CONT_BLOCK: usize = 6 * 64;
+/// Entries of one continuation-history table: a block per side to move and (piece, target) of
+/// the earlier move.
+const CONT_ENTRIES: usize = 2 * 6 * 64 * CONT_BLOCK;
 
 /// Quiet-move statistics kept across searches until `ucinewgame`.
 pub struct Heuristics {
@@ -119,7 +122,7 @@ pub struct Heuristics {
 /// The start of the block of `cont` for `side` to move after the earlier move `prior`.
 #[inline]
 fn cont_block(side: Color, prior: Move) -> usize {
-    ((side as usize * 6 + prior.role() as usize - 1) * 64 + prior.to().to_usize()) * 6 * 64
+    ((side as usize * 6 + prior.role() as usize - 1) * 64 + prior.to().to_usize()) * CONT_BLOCK
 }
 
 /// The offset of a move (piece and target) within a block of `cont`.
@@ -263,7 +266,7 @@ impl Heuristics {
         let cont: [&[i16]; 2] = [0, 1].map(|i| match prior[i] {
             Some(p) if weight > 0 => {
                 let block = cont_block(side, p);
-                &self.cont[i][block..block + 6 * 64]
+                &self.cont[i][block..block + CONT_BLOCK]
             }
             _ => &[][..],
         });
