@@ -205,6 +205,7 @@ impl Searcher {
             raised_alpha: false,
         };
         let mut quiets_tried = MoveList::new();
+        let mut tacticals_tried = MoveList::new();
         // Shallow non-PV nodes out of check may skip quiet moves that cannot matter: past a
         // move count (late-move pruning), or when even a margin above the static evaluation
         // stays below alpha (futility pruning).
@@ -302,6 +303,16 @@ impl Searcher {
                                 &quiets_tried,
                                 prior,
                             );
+                        } else {
+                            tacticals_tried.push(m);
+                        }
+                        if params::capture_history_percent() > 0 {
+                            self.heur.record_tactical_cutoff(
+                                pos.turn(),
+                                depth,
+                                (!quiet).then_some(m),
+                                &tacticals_tried,
+                            );
                         }
                         break;
                     }
@@ -310,6 +321,8 @@ impl Searcher {
             }
             if quiet {
                 quiets_tried.push(m);
+            } else {
+                tacticals_tried.push(m);
             }
         }
         self.keys.pop();

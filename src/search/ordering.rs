@@ -1,6 +1,8 @@
 //! Move ordering: follow-PV move, TT move, captures that do not lose material (MVV-LVA),
 //! killers, the counter-move, quiets by history (the move's own and its continuation history
-//! after the two moves before it), and last the captures that lose material.
+//! after the two moves before it), and last the captures that lose material. Captures and
+//! promotions of either kind are ordered among themselves by MVV-LVA plus their capture
+//! history.
 
 use shakmaty::{Chess, Color, Move, MoveList, Position, Role, Square};
 
@@ -25,6 +27,12 @@ const HISTORY_MAX: i32 = 16_384;
 const HISTORY_BONUS_MAX: i32 = 1_536;
 /// Captures that lose material in the exchange come after every quiet move.
 const BAD_TACTICAL: i32 = -2_000_000;
+/// A capture's history at `capture_history_percent` 100, divided by this, is added to its
+/// MVV-LVA score (a pawn of victim counts 64): at most ±512.
+const CAPTURE_HISTORY_DIVISOR: i32 = 32;
+/// Added to every tactical score, so that the largest capture-history malus (±1,024 at the
+/// tunable's top) leaves a winning capture above GOOD_TACTICAL.
+const CAPTURE_HISTORY_ROOM: i32 = 1_024;
 
 /// Ordering value of a captured or promoted-to piece, pawn through king.
 fn role_value(role: Role) -> i32 {
@@ -90,12 +98,6 @@ impl MoveParts {
     }
 }
 
-/// MVV-LVA score for captures and promotions; `None` for quiet moves.
-#[inline]
-pub fn tactical_score(m: Move) -> Option<i32> {
-    MoveParts::of(m).tactical_score()
-}
-
 /// The two moves before a node: `[0]` the opponent's move that led to it, `[1]` the side to
 /// move's own move before that (`None` for a null move or above the root).
 pub type PriorMoves = [Option<Move>; 2];
@@ -107,7 +109,11 @@ const CONT_BLOCK: usize = 6 * 64;
 /// the earlier move.
 const CONT_ENTRIES: usize = 2 * 6 * 64 * CONT_BLOCK;
 
-/// Quiet-move statistics kept across searches until `ucinewgame`.
+/// Entries of the capture history: one per side, piece moved, target and piece captured (the
+/// king's slot, never captured, stands for a promotion without a capture).
+const CAPTURE_ENTRIES: usize = 2 * 6 * 64 * 6;
+
+/// Move-ordering statistics kept across searches until `ucinewgame`.
 pub struct Heuristics {
     killers: [[Option<Move>; 2]; MAX_PLY],
     /// History indexed by side, from square, to square.
@@ -117,6 +123,23 @@ pub struct Heuristics {
     /// Continuation histories: how a quiet move (by piece and target) fared after each earlier
     /// move of [`PriorMoves`], one table per distance back.
     cont: [Box<[i16]>; 2],
+    /// How each capture or promotion fared: rewarded when it caused a cutoff, punished when
+    /// it was tried before another move did.
+    captures: Box<[i16]>,
+}
+
+/// The capture-history slot of a capture or promotion by `side`.
+#[inline]
+fn capture_index(side: Color, parts: &MoveParts) -> usize {
+    let victim = parts.victim.unwrap_or(Role::King);
+    ((side as usize * 6 + parts.role as usize - 1) * 64 + parts.to.to_usize()) * 6 + victim as usize
+        - 1
+}
+
+/// The history bonus (or malus) of a cutoff at remaining depth `depth`.
+#[inline]
+fn history_bonus(depth: i32) -> i32 {
+    (16 * depth * depth + 32 * depth).min(HISTORY_BONUS_MAX)
 }
 
 /// The start of the block of `cont` for `side` to move after the earlier move `prior`.
@@ -163,6 +186,7 @@ impl Heuristics {
                 vec![0; CONT_ENTRIES].into_boxed_slice(),
                 vec![0; CONT_ENTRIES].into_boxed_slice(),
             ],
+            captures: vec![0; CAPTURE_ENTRIES].into_boxed_slice(),
         }
     }
 
@@ -177,6 +201,7 @@ impl Heuristics {
         for table in self.cont.iter_mut() {
             table.fill(0);
         }
+        self.captures.fill(0);
     }
 
     /// Forgets the killers (they are specific to one search tree).
@@ -211,7 +236,7 @@ impl Heuristics {
             killers[1] = killers[0];
             killers[0] = Some(best);
         }
-        let bonus = (16 * depth * depth + 32 * depth).min(HISTORY_BONUS_MAX);
+        let bonus = history_bonus(depth);
         let blocks = if params::cont_history_percent() > 0 {
             prior.map(|p| p.map(|p| cont_block(side, p)))
         } else {
@@ -230,6 +255,47 @@ impl Heuristics {
                 }
             }
         }
+    }
+
+    /// After a cutoff at remaining depth `depth`, rewards `best` if it is a capture or
+    /// promotion (`None` when a quiet move cut off) and punishes the other captures and
+    /// promotions of `tried`, the ones searched before the cutoff.
+    pub fn record_tactical_cutoff(
+        &mut self,
+        side: Color,
+        depth: i32,
+        best: Option<Move>,
+        tried: &[Move],
+    ) {
+        let bonus = history_bonus(depth);
+        for &m in tried {
+            let delta = if Some(m) == best { bonus } else { -bonus };
+            let entry = &mut self.captures[capture_index(side, &MoveParts::of(m))];
+            // Within ±HISTORY_MAX, which an i16 holds.
+            *entry = apply_gravity(i32::from(*entry), delta) as i16;
+        }
+    }
+
+    /// The capture-history part of a capture's or promotion's ordering score, by `side`.
+    #[inline]
+    fn capture_history(&self, side: Color, parts: &MoveParts, weight: i32) -> i32 {
+        if weight == 0 {
+            return 0;
+        }
+        i32::from(self.captures[capture_index(side, parts)]) * weight
+            / (100 * CAPTURE_HISTORY_DIVISOR)
+    }
+
+    /// The ordering score of a capture or promotion in quiescence (MVV-LVA and its capture
+    /// history), of any other move 0.
+    #[inline]
+    pub fn quiescence_score(&self, side: Color, m: Move) -> i32 {
+        let parts = MoveParts::of(m);
+        parts.tactical_score().map_or(0, |t| {
+            CAPTURE_HISTORY_ROOM
+                + t
+                + self.capture_history(side, &parts, params::capture_history_percent())
+        })
     }
 
     /// Scores every move of a node for ordering; `prior` holds the two moves before it.
@@ -263,6 +329,7 @@ impl Heuristics {
         // The continuation blocks of the two earlier moves; a missing move reads a block of
         // zeros (an empty slice stands for it).
         let weight = params::cont_history_percent();
+        let capture_weight = params::capture_history_percent();
         let cont: [&[i16]; 2] = [0, 1].map(|i| match prior[i] {
             Some(p) if weight > 0 => {
                 let block = cont_block(side, p);
@@ -284,6 +351,8 @@ impl Heuristics {
             } else if p == tt_move {
                 TT_MOVE
             } else if let Some(t) = parts.tactical_score() {
+                let t =
+                    CAPTURE_HISTORY_ROOM + t + self.capture_history(side, &parts, capture_weight);
                 if see_ge(pos, m, 0) {
                     GOOD_TACTICAL + t
                 } else {
@@ -457,6 +526,35 @@ mod tests {
         assert!(quiet_history(score(quiet)).is_some_and(|h| h < 0));
         assert!(is_plain_quiet(score(bad)));
         assert_eq!(quiet_history(score(bad)), None);
+    }
+
+    /// A capture that cut off gains capture history and the captures tried before it lose
+    /// some; a quiet cutoff punishes every capture tried before it. The history is kept per
+    /// victim: the same piece taking something else on the same square is not touched.
+    #[test]
+    fn capture_history_rewards_the_capture_that_cut_off() {
+        // White's rook takes on d5 or a5, its bishop on d5; b1-d3 is quiet.
+        let p = pos("4k3/8/8/n2p4/8/8/6B1/R2RK3 w - - 0 1");
+        let moves = p.legal_moves();
+        let find = |uci: &str| *moves.iter().find(|m| m.to_string() == uci).unwrap();
+        let (rook_d5, rook_a5, bishop_d5) = (find("Rd1xd5"), find("Ra1xa5"), find("Bg2xd5"));
+        let history = |h: &Heuristics, m: Move| h.capture_history(p.turn(), &MoveParts::of(m), 100);
+        let mut h = Heuristics::new();
+        h.record_tactical_cutoff(p.turn(), 6, Some(bishop_d5), &[rook_a5, bishop_d5]);
+        assert!(history(&h, bishop_d5) > 0);
+        assert!(history(&h, rook_a5) < 0);
+        assert_eq!(history(&h, rook_d5), 0);
+        // At weight 0 the history is not read.
+        assert_eq!(h.capture_history(p.turn(), &MoveParts::of(bishop_d5), 0), 0);
+        let before = history(&h, bishop_d5);
+        h.record_tactical_cutoff(p.turn(), 6, None, &[bishop_d5]);
+        assert!(history(&h, bishop_d5) < before);
+        // The largest history moves a capture by at most its bounded share.
+        let mut h = Heuristics::new();
+        for _ in 0..200 {
+            h.record_tactical_cutoff(p.turn(), 20, Some(rook_a5), &[rook_a5]);
+        }
+        assert_eq!(history(&h, rook_a5), HISTORY_MAX / CAPTURE_HISTORY_DIVISOR);
     }
 
     /// Equal scores keep their order: of several equal best moves the earliest comes first

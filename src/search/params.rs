@@ -131,6 +131,9 @@ tunables! {
     /// Continuation histories: the weight in percent of a quiet move's standing after each of
     /// the two moves before the node, added to its history in ordering (0: not kept at all).
     cont_history_percent = 0 in 0..=200, step 10.0;
+    /// Capture history: the weight in percent of a capture's or promotion's standing (by
+    /// piece, target and victim) added to its MVV-LVA ordering score (0: not kept at all).
+    capture_history_percent = 0 in 0..=200, step 10.0;
 
     /// Reverse futility pruning: at non-PV nodes of remaining depth up to `rfp_max_depth`, a
     /// static evaluation this far above beta per ply (one ply less when not improving)

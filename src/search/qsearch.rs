@@ -7,7 +7,7 @@ use shakmaty::{Chess, MoveList, Position};
 
 use super::Searcher;
 use super::alphabeta::insufficient_material;
-use super::ordering::{TT_MOVE, pick_next, tactical_score};
+use super::ordering::{TT_MOVE, pick_next};
 use super::see::see_ge;
 use crate::game::key_after;
 use crate::movegen::{has_legal_move, noisy_moves};
@@ -93,11 +93,12 @@ impl Searcher {
             moves.retain(|m| see_ge(pos, *m, 0));
         }
         let scores = &mut self.order_scores[ply];
+        let side = pos.turn();
         for (m, s) in moves.iter().zip(scores.iter_mut()) {
             *s = if tt_move.matches(*m) {
                 TT_MOVE
             } else {
-                tactical_score(*m).unwrap_or(0)
+                self.heur.quiescence_score(side, *m)
             };
         }
         let mut best_move = PackedMove::NONE;
