@@ -20,7 +20,7 @@ impl Searcher {
     ///
     /// In order: draws by rule, quiescence at the horizon, mate-distance pruning, the table,
     /// the tablebases, then the node's evaluation and the prunings it allows before any move
-    /// (reverse futility, null move), the singular-extension test of the table's move, the
+    /// (reverse futility, null move, ProbCut), the singular-extension test of the table's move, the
     /// move loop, and last the result into the table and the correction history.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn negamax(
@@ -129,6 +129,12 @@ impl Searcher {
         let mut moves = pos.legal_moves();
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
+        if let Some(score) = self.probcut(&node, &moves, beta) {
+            return score;
+        }
+        if self.stopped {
+            return 0;
         }
         let extension = match self.singular_extension(&node, &moves, beta) {
             Singular::Cut(score) => return score,

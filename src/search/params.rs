@@ -135,6 +135,13 @@ tunables! {
     /// piece, target and victim) added to its MVV-LVA ordering score (0: not kept at all).
     capture_history_percent = 0 in 0..=200, step 10.0;
 
+    /// ProbCut: at non-PV nodes of remaining depth `probcut_min_depth` or more, a capture
+    /// whose search `probcut_depth_reduction` plies shallower beats beta by `probcut_margin`
+    /// cuts the node (0: off).
+    probcut_margin = 0 in 0..=400, step 15.0;
+    probcut_min_depth = 5 in 3..=10, step 0.5;
+    probcut_depth_reduction = 4 in 2..=6, step 0.5;
+
     /// Reverse futility pruning: at non-PV nodes of remaining depth up to `rfp_max_depth`, a
     /// static evaluation this far above beta per ply (one ply less when not improving)
     /// returns at once.

@@ -1,13 +1,15 @@
 //! What a node of the main search decides before its move loop: a cut on the tablebases'
-//! result, a cut by the null move, and the singular-extension test of the table's move
-//! (with its multi-cut).
+//! result, a cut by the null move, a cut by a capture's shallow search (ProbCut), and the
+//! singular-extension test of the table's move (with its multi-cut).
 
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use super::Searcher;
 use super::alphabeta::Node;
+use super::ordering::{MAX_MOVES, MoveParts, TT_MOVE, pick_next};
 use super::params;
-use crate::game::key_of;
+use super::see::see_ge;
+use crate::game::{key_after, key_of};
 use crate::score::{DRAW, MATE_BOUND, MAX_PLY, NO_EVAL};
 use crate::tb;
 use crate::tt::{Bound, PackedMove, score_from_tt, score_to_tt};
@@ -120,6 +122,99 @@ impl Searcher {
             return None;
         }
         Some(if score >= MATE_BOUND { beta } else { score })
+    }
+
+    /// ProbCut: off the PV, when a capture or promotion that wins enough material in the
+    /// exchange beats `beta + probcut_margin` in quiescence and then in a search a few plies
+    /// shallower, the full search would almost surely fail high too. The score to return
+    /// when it cuts (stored in the table as a lower bound at the shallow search's depth).
+    #[inline]
+    pub(super) fn probcut(&mut self, node: &Node, moves: &MoveList, beta: i32) -> Option<i32> {
+        let Node {
+            pos,
+            key,
+            depth,
+            ply,
+            ..
+        } = *node;
+        let margin = params::probcut_margin();
+        if margin == 0
+            || node.pv_node
+            || node.in_check
+            || node.excluded.is_some()
+            || depth < params::probcut_min_depth()
+            || beta.abs() >= MATE_BOUND
+        {
+            return None;
+        }
+        let probcut_beta = beta + margin;
+        // The children's depth; the result is stored a ply deeper, as the node's own.
+        let shallow = depth - params::probcut_depth_reduction();
+        // A table entry as deep as that which stays below the raised beta says the captures
+        // will not reach it either.
+        if let Some(e) = node.entry
+            && e.depth > shallow
+            && score_from_tt(e.score, ply) < probcut_beta
+            && matches!(e.bound, Bound::Upper | Bound::Exact)
+        {
+            return None;
+        }
+        // Captures and promotions that keep at least the margin over the static evaluation in
+        // the exchange; the table's move first, then by MVV-LVA.
+        let threshold = probcut_beta - node.eval.static_eval;
+        let mut candidates = MoveList::new();
+        let mut order = [0i32; MAX_MOVES];
+        for &m in moves {
+            if let Some(t) = MoveParts::of(m).tactical_score()
+                && see_ge(pos, m, threshold)
+            {
+                order[candidates.len()] = if node.tt_move.matches(m) { TT_MOVE } else { t };
+                candidates.push(m);
+            }
+        }
+        self.keys.push(key);
+        let mut cut = None;
+        for i in 0..candidates.len() {
+            let m = pick_next(&mut candidates, &mut order, i);
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let child_key = key_after(pos, key, m, &child);
+            self.tt.prefetch(child_key);
+            self.push_accumulator(ply, pos, &m);
+            self.stack[ply].mv = Some(m);
+            self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
+            let window = (-probcut_beta, -probcut_beta + 1);
+            let mut score = -self.qsearch(&child, child_key, window.0, window.1, ply + 1, false);
+            if score >= probcut_beta && !self.stopped && shallow > 0 {
+                score = -self.negamax(
+                    &child,
+                    child_key,
+                    shallow,
+                    window.0,
+                    window.1,
+                    ply + 1,
+                    false,
+                    false,
+                );
+            }
+            if self.stopped {
+                break;
+            }
+            if score >= probcut_beta {
+                self.tt.store(
+                    key,
+                    PackedMove::pack(m),
+                    score_to_tt(score, ply),
+                    shallow + 1,
+                    Bound::Lower,
+                    node.eval.raw,
+                );
+                cut = Some(if score >= MATE_BOUND { beta } else { score });
+                break;
+            }
+        }
+        self.keys.pop();
+        cut
     }
 
     /// Singular extension: when the TT move's lower bound stands and every other move, at half
