@@ -9,7 +9,7 @@ use super::ordering::{is_good_tactical, is_plain_quiet, pick_next, quiet_history
 use super::params;
 use super::pruning::{Singular, TtExtension};
 use super::see::see_ge;
-use crate::game::{key_after, repeats};
+use crate::game::repeats;
 use crate::movegen::gives_check;
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, NO_EVAL, TB_WIN};
 use crate::tt::{Bound, PackedMove, TtEntry, score_from_tt, score_to_tt};
@@ -251,13 +251,8 @@ impl Searcher {
             if (past_limit && !gives_check(pos, m)) || loses_exchange() {
                 continue;
             }
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let child_key = key_after(pos, key, m, &child);
-            self.tt.prefetch(child_key);
-            self.push_accumulator(ply, pos, &m);
+            let (child, child_key) = self.enter_child(pos, key, ply, m);
             let child_follow = follow_move == Some(m);
-            self.stack[ply].mv = Some(m);
             let extension = match extension {
                 Some(e) if e.mv == m => e.plies,
                 _ => 0,

@@ -1,10 +1,12 @@
 //! The search's evaluations of a node: the network's from the per-ply accumulators (kept up to
 //! date move by move), the one the table stored, the correction history's adjustment, and the
-//! estimate the prunings read.
+//! estimate the prunings read; and the step into a child node that keeps those accumulators
+//! (with the child's key and the move on the stack) up to date.
 
-use shakmaty::{Chess, Move};
+use shakmaty::{Chess, Move, Position};
 
 use super::Searcher;
+use crate::game::key_after;
 #[cfg(test)]
 use crate::nnue::Accumulator;
 use crate::score::{MATE_BOUND, NO_EVAL};
@@ -116,6 +118,26 @@ impl Searcher {
             "stale accumulator at ply {ply}"
         );
         self.stack[ply].acc.network_output(&self.net, pos)
+    }
+
+    /// Plays `m` from `pos`, the node at `ply` with key `key`: the child and its key, with the
+    /// child's table slot prefetched, its accumulators set and `m` noted as the move played
+    /// from `ply`.
+    #[inline(always)]
+    pub(super) fn enter_child(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        ply: usize,
+        m: Move,
+    ) -> (Chess, u64) {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        let child_key = key_after(pos, key, m, &child);
+        self.tt.prefetch(child_key);
+        self.push_accumulator(ply, pos, &m);
+        self.stack[ply].mv = Some(m);
+        (child, child_key)
     }
 
     /// Sets the accumulators of the child reached by `m` from `pos`, the node at `ply`.

@@ -9,7 +9,7 @@ use super::alphabeta::Node;
 use super::ordering::{MAX_MOVES, MoveParts, TT_MOVE, pick_next};
 use super::params;
 use super::see::see_ge;
-use crate::game::{key_after, key_of};
+use crate::game::key_of;
 use crate::score::{DRAW, MATE_BOUND, MAX_PLY, NO_EVAL};
 use crate::tb;
 use crate::tt::{Bound, PackedMove, score_from_tt, score_to_tt};
@@ -176,12 +176,7 @@ impl Searcher {
         let mut cut = None;
         for i in 0..candidates.len() {
             let m = pick_next(&mut candidates, &mut order, i);
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let child_key = key_after(pos, key, m, &child);
-            self.tt.prefetch(child_key);
-            self.push_accumulator(ply, pos, &m);
-            self.stack[ply].mv = Some(m);
+            let (child, child_key) = self.enter_child(pos, key, ply, m);
             self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
             let window = (-probcut_beta, -probcut_beta + 1);
             let mut score = -self.qsearch(&child, child_key, window.0, window.1, ply + 1, false);

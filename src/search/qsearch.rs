@@ -9,7 +9,6 @@ use super::Searcher;
 use super::alphabeta::insufficient_material;
 use super::ordering::{TT_MOVE, pick_next};
 use super::see::see_ge;
-use crate::game::key_after;
 use crate::movegen::{has_legal_move, noisy_moves};
 use crate::score::MAX_PLY;
 use crate::score::{DRAW, INFINITY, MATE};
@@ -104,12 +103,7 @@ impl Searcher {
         let mut best_move = PackedMove::NONE;
         for i in 0..moves.len() {
             let m = pick_next(&mut moves, &mut self.order_scores[ply], i);
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let child_key = key_after(pos, key, m, &child);
-            self.tt.prefetch(child_key);
-            self.push_accumulator(ply, pos, &m);
-            self.stack[ply].mv = Some(m);
+            let (child, child_key) = self.enter_child(pos, key, ply, m);
             let score = -self.qsearch(&child, child_key, -beta, -alpha, ply + 1, pv_node);
             if self.stopped {
                 return 0;

@@ -1,10 +1,9 @@
 //! The root of each iteration: every root move searched in turn, the best one leading, and a
 //! report whenever the root PV changes.
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Move};
 
 use super::{CURRMOVE_AFTER, Reporter, Searcher};
-use crate::game::key_after;
 use crate::nnue::Accumulator;
 use crate::score::{INFINITY, NO_EVAL};
 
@@ -51,12 +50,7 @@ impl Searcher {
             if self.elapsed() >= CURRMOVE_AFTER {
                 report.current_move(depth, m, i + 1);
             }
-            let mut child = root.clone();
-            child.play_unchecked(m);
-            let child_key = key_after(&root, root_key, m, &child);
-            self.tt.prefetch(child_key);
-            self.push_accumulator(0, &root, &m);
-            self.stack[0].mv = Some(m);
+            let (child, child_key) = self.enter_child(&root, root_key, 0, m);
             let follows = follow == Some(m);
             let nodes_before = self.nodes;
             // Searches the child with the parent's window (lo, hi).
