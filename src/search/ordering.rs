@@ -286,15 +286,20 @@ impl Heuristics {
             / (100 * CAPTURE_HISTORY_DIVISOR)
     }
 
+    /// A capture's or promotion's place among the tactical moves of its kind: its MVV-LVA
+    /// score `t` plus its capture history at `weight`, kept above 0 by the room below it.
+    #[inline]
+    fn tactical_order(&self, side: Color, parts: &MoveParts, t: i32, weight: i32) -> i32 {
+        CAPTURE_HISTORY_ROOM + t + self.capture_history(side, parts, weight)
+    }
+
     /// The ordering score of a capture or promotion in quiescence (MVV-LVA and its capture
     /// history), of any other move 0.
     #[inline]
     pub fn quiescence_score(&self, side: Color, m: Move) -> i32 {
         let parts = MoveParts::of(m);
         parts.tactical_score().map_or(0, |t| {
-            CAPTURE_HISTORY_ROOM
-                + t
-                + self.capture_history(side, &parts, params::capture_history_percent())
+            self.tactical_order(side, &parts, t, params::capture_history_percent())
         })
     }
 
@@ -351,8 +356,7 @@ impl Heuristics {
             } else if p == tt_move {
                 TT_MOVE
             } else if let Some(t) = parts.tactical_score() {
-                let t =
-                    CAPTURE_HISTORY_ROOM + t + self.capture_history(side, &parts, capture_weight);
+                let t = self.tactical_order(side, &parts, t, capture_weight);
                 if see_ge(pos, m, 0) {
                     GOOD_TACTICAL + t
                 } else {
