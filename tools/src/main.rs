@@ -110,6 +110,12 @@ enum Cmd {
         /// that has king buckets keeps its own.
         #[arg(long, value_name = "LAYOUT")]
         king_buckets: Option<String>,
+        /// Grow king buckets as a part all buckets share (the `--init` network's inputs,
+        /// trained on every position) plus each bucket's own part (starting at zero, trained on
+        /// its own positions), added up when the network is written; without this flag each
+        /// bucket starts as a copy and learns from its own positions alone.
+        #[arg(long, requires = "king_buckets")]
+        shared_king_inputs: bool,
     },
 }
 
@@ -176,6 +182,7 @@ fn main() {
             seed,
             init,
             king_buckets,
+            shared_king_inputs,
         } => {
             if !(0.0..=1.0).contains(&result_weight) {
                 fail(format!(
@@ -193,7 +200,7 @@ fn main() {
                     rate,
                     threads,
                     seed,
-                    init: starting_network(init, king_buckets.as_deref(), seed),
+                    init: starting_network(init, king_buckets.as_deref(), shared_king_inputs, seed),
                 },
             )
         }
@@ -201,10 +208,12 @@ fn main() {
 }
 
 /// The network training starts from: `init`'s weights (or, with a king layout alone, random
-/// ones), given the king buckets of `layout` if it names any.
+/// ones), given the king buckets of `layout` if it names any (`shared`: factored, see
+/// [`train::FloatNet::with_king_buckets`]).
 fn starting_network(
     init: Option<PathBuf>,
     layout: Option<&str>,
+    shared: bool,
     seed: u64,
 ) -> Option<train::FloatNet> {
     let net = init.map(|path| {
@@ -225,7 +234,7 @@ fn starting_network(
     });
     let net = net.unwrap_or_else(|| train::FloatNet::new(seed));
     Some(
-        net.with_king_buckets(buckets, map)
+        net.with_king_buckets(buckets, map, shared)
             .unwrap_or_else(|e| fail(format!("--king-buckets {layout}: {e}"))),
     )
 }

@@ -162,6 +162,9 @@ fn sigmoid(x: f32) -> f32 {
 pub struct FloatNet {
     /// `INPUTS` rows of `HIDDEN` for each king bucket.
     w1: Vec<f32>,
+    /// Empty, or (a factored network) `INPUTS` rows of `HIDDEN` that every king bucket shares:
+    /// a bucket's input weights are then its rows in `w1` plus these.
+    factor: Vec<f32>,
     b1: Vec<f32>,
     /// `BUCKETS` output layers of `2 * HIDDEN` weights each.
     w2: Vec<f32>,
@@ -185,6 +188,7 @@ impl FloatNet {
         };
         FloatNet {
             w1: (0..INPUTS * HIDDEN).map(|_| uniform(0.1)).collect(),
+            factor: Vec::new(),
             b1: vec![0.0; HIDDEN],
             w2: (0..2 * HIDDEN)
                 .map(|_| uniform(0.1))
@@ -207,11 +211,15 @@ impl FloatNet {
 
     /// This network with king buckets after `map`, each starting from this network's input
     /// weights (which must have no king buckets), so that it evaluates every position as
-    /// before; the same network if it already has exactly these buckets.
+    /// before; the same network if it already has exactly these buckets. A `factored` network
+    /// keeps those weights as the part all buckets share, trained on every position, and
+    /// starts each bucket's own part at zero, trained on the positions of its king squares;
+    /// otherwise each bucket starts from a copy and learns from its own positions alone.
     pub fn with_king_buckets(
         mut self,
         king_buckets: usize,
         map: KingMap,
+        factored: bool,
     ) -> Result<FloatNet, String> {
         if (self.king_buckets, self.king_map) == (king_buckets, map) {
             return Ok(self);
@@ -223,7 +231,12 @@ impl FloatNet {
             ));
         }
         check_king_map(king_buckets, &map)?;
-        self.w1 = self.w1.repeat(king_buckets);
+        if factored {
+            self.factor = std::mem::take(&mut self.w1);
+            self.w1 = vec![0.0; king_buckets * self.factor.len()];
+        } else {
+            self.w1 = self.w1.repeat(king_buckets);
+        }
         self.king_buckets = king_buckets;
         self.king_map = map;
         Ok(self)
@@ -251,7 +264,7 @@ impl FloatNet {
         let d = |q: i16, s: i32| f32::from(q) / s as f32;
         let mut net = FloatNet::new(seed);
         if w.king_buckets > 1 {
-            net = net.with_king_buckets(w.king_buckets, w.king_map)?;
+            net = net.with_king_buckets(w.king_buckets, w.king_map, false)?;
         }
         for (row, old) in net
             .w1
@@ -286,11 +299,42 @@ impl FloatNet {
     fn zeros_like(&self) -> FloatNet {
         FloatNet {
             w1: vec![0.0; self.w1.len()],
+            factor: vec![0.0; self.factor.len()],
             b1: vec![0.0; HIDDEN],
             w2: vec![0.0; BUCKETS * 2 * HIDDEN],
             b2: vec![0.0; BUCKETS],
             king_buckets: self.king_buckets,
             king_map: self.king_map,
+        }
+    }
+
+    /// The network this one computes, with each bucket's shared and own input weights added
+    /// up (this one itself when it is not factored): what forward, backward and quantize read.
+    fn effective(&self) -> std::borrow::Cow<'_, FloatNet> {
+        if self.factor.is_empty() {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut net = self.clone();
+        for bucket in net.w1.chunks_exact_mut(self.factor.len()) {
+            for (w, s) in bucket.iter_mut().zip(&self.factor) {
+                *w += s;
+            }
+        }
+        net.factor = Vec::new();
+        std::borrow::Cow::Owned(net)
+    }
+
+    /// Completes a gradient of a factored network, whose king buckets `backward` filled: the
+    /// shared weights' gradient is the sum of the buckets'.
+    fn fold_shared_gradient(&mut self) {
+        if self.factor.is_empty() {
+            return;
+        }
+        self.factor.iter_mut().for_each(|g| *g = 0.0);
+        for bucket in self.w1.chunks_exact(self.factor.len()) {
+            for (g, b) in self.factor.iter_mut().zip(bucket) {
+                *g += b;
+            }
         }
     }
 
@@ -389,6 +433,7 @@ impl FloatNet {
     fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
         self.w1
             .iter_mut()
+            .chain(self.factor.iter_mut())
             .chain(self.b1.iter_mut())
             .chain(self.w2.iter_mut())
             .chain(self.b2.iter_mut())
@@ -397,6 +442,7 @@ impl FloatNet {
     fn params(&self) -> impl Iterator<Item = &f32> {
         self.w1
             .iter()
+            .chain(self.factor.iter())
             .chain(self.b1.iter())
             .chain(self.w2.iter())
             .chain(self.b2.iter())
@@ -404,6 +450,11 @@ impl FloatNet {
 
     /// The network in the engine's integers.
     pub fn quantize(&self) -> Network {
+        let net = self.effective();
+        net.quantize_effective()
+    }
+
+    fn quantize_effective(&self) -> Network {
         let q = |x: f32, s: i32| (x * s as f32).round() as i16;
         let mut hidden_weights = vec![[0i16; HIDDEN]; INPUTS * self.king_buckets];
         for (i, column) in hidden_weights.iter_mut().enumerate() {
@@ -481,7 +532,7 @@ fn split(data: &Data) -> (&[Entry], &[Entry]) {
 /// The error of `net` on the positions `train` holds out of `data`: for a starting network
 /// (`--init`), the figure its training has to improve on.
 pub fn validation_error(net: &FloatNet, data: &Data) -> f64 {
-    net.error(data, split(data).1)
+    net.effective().error(data, split(data).1)
 }
 
 /// Trains a network on `data`, holding out the validation positions of [`validation_error`].
@@ -522,7 +573,8 @@ pub fn train(data: &Data, settings: &Settings, mut report: impl FnMut(&Epoch)) -
         let mut loss = 0f64;
         for batch in training.chunks(settings.batch.max(1)) {
             let part = batch.len().div_ceil(threads);
-            let net_ref = &net;
+            let effective = net.effective();
+            let net_ref = effective.as_ref();
             loss += std::thread::scope(|scope| {
                 let handles: Vec<_> = grads
                     .iter_mut()
@@ -546,6 +598,8 @@ pub fn train(data: &Data, settings: &Settings, mut report: impl FnMut(&Epoch)) -
                     *a += b;
                 }
             }
+            first[0].fold_shared_gradient();
+            drop(effective);
             step += 1;
             let scale = 1.0 / batch.len() as f32;
             let c1 = 1.0 - beta1.powi(step);
@@ -566,7 +620,7 @@ pub fn train(data: &Data, settings: &Settings, mut report: impl FnMut(&Epoch)) -
         report(&Epoch {
             epoch,
             train_error: loss / training.len().max(1) as f64,
-            validation_error: net.error(data, validation),
+            validation_error: net.effective().error(data, validation),
             rate,
         });
     }
@@ -711,7 +765,7 @@ not a fen | 0 | 0.5
     fn king_buckets_grow_train_and_quantize() {
         let shipped = FloatNet::from_weights(&weights_of(pivot::nnue::network()), 1).unwrap();
         let (n, map) = king_layout("four").unwrap();
-        let grown = shipped.clone().with_king_buckets(n, map).unwrap();
+        let grown = shipped.clone().with_king_buckets(n, map, false).unwrap();
         let (mut flat, mut bucketed) = (Data::default(), Data::new(map));
         let mut skipped = Skipped::default();
         flat.load(LINES, 0.0, true, &mut skipped);
@@ -747,9 +801,44 @@ not a fen | 0 | 0.5
         assert_eq!((back.king_buckets(), back.king_map()), (n, map));
         assert_eq!(pivot::nnue::file::encode(&back.quantize()), bytes);
         assert!(
-            back.with_king_buckets(2, king_layout("halves").unwrap().1)
+            back.with_king_buckets(2, king_layout("halves").unwrap().1, false)
                 .is_err()
         );
+    }
+
+    /// Grown with a shared part, the network evaluates and quantizes as the plain copies do;
+    /// in training every position moves the shared part, so that a bucket none of the
+    /// positions' kings stand in still learns, while its own part stays at zero.
+    #[test]
+    fn shared_king_weights_start_equal_and_learn_from_every_bucket() {
+        let shipped = FloatNet::from_weights(&weights_of(pivot::nnue::network()), 1).unwrap();
+        let (n, map) = king_layout("four").unwrap();
+        let copies = shipped.clone().with_king_buckets(n, map, false).unwrap();
+        let shared = shipped.with_king_buckets(n, map, true).unwrap();
+        assert_eq!(
+            pivot::nnue::file::encode(&shared.quantize()),
+            pivot::nnue::file::encode(&copies.quantize())
+        );
+        let mut data = Data::new(map);
+        data.load(LINES, 0.0, true, &mut Skipped::default());
+        let settings = Settings {
+            epochs: 2,
+            batch: 2,
+            rate: 0.001,
+            threads: 2,
+            seed: 7,
+            init: Some(shared.clone()),
+        };
+        let trained = train(&data, &settings, |_| {});
+        let own =
+            |net: &FloatNet, b: usize| net.w1[b * INPUTS * HIDDEN..][..INPUTS * HIDDEN].to_vec();
+        // Every king in LINES stands on its home ranks: buckets 2 and 3 see no position.
+        assert!(own(&trained, 0).iter().any(|&w| w != 0.0));
+        assert!(own(&trained, 3).iter().all(|&w| w == 0.0));
+        assert_ne!(trained.factor, shared.factor);
+        let before = shared.effective();
+        let after = trained.effective();
+        assert_ne!(own(&after, 3), own(&before, 3));
     }
 
     fn weights_of(net: &Network) -> Weights {
