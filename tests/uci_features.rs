@@ -172,16 +172,22 @@ fn evalfile_loads_a_network_that_searches_then_use() {
     std::fs::remove_file(&path).ok();
 }
 
-/// A network grown into king buckets from the built-in one (every bucket a copy) evaluates
-/// every position alike, so through `EvalFile` it searches exactly the same tree: the same
-/// nodes, scores and PVs at every depth, with castling and king walks that cross buckets.
+/// A network grown into king buckets (every bucket a copy of a network without them: the
+/// built-in one's first king bucket) evaluates every position alike, so through `EvalFile` it
+/// searches exactly the same tree as that network: the same nodes, scores and PVs at every
+/// depth, with castling and king walks that cross buckets.
 #[test]
 fn evalfile_reads_king_buckets_and_a_grown_network_searches_the_same_tree() {
     use pivot::nnue::{file, network};
     let map = std::array::from_fn(|sq| (sq % 8 / 2) as u8 + 4 * u8::from(sq >= 16));
-    let grown = network().with_king_buckets(8, map).unwrap();
-    let path = std::env::temp_dir().join(format!("pivot-kings-{}.nnue", std::process::id()));
-    std::fs::write(&path, file::encode(&grown)).unwrap();
+    let plain = network().king_bucket(0);
+    let grown = plain.with_king_buckets(8, map).unwrap();
+    let file_of = |name: &str, net| {
+        let path = std::env::temp_dir().join(format!("pivot-{name}-{}.nnue", std::process::id()));
+        std::fs::write(&path, file::encode(net)).unwrap();
+        path
+    };
+    let paths = [file_of("plain", &plain), file_of("kings", &grown)];
     // Everything of the search's report but its clock.
     let tree = |lines: &[String]| -> Vec<String> {
         lines
@@ -201,14 +207,12 @@ fn evalfile_reads_king_buckets_and_a_grown_network_searches_the_same_tree() {
             .collect()
     };
     let mut searches = Vec::new();
-    for evalfile in [None, Some(&path)] {
+    for (path, shape) in paths.iter().zip(["output buckets)", ", 8 king buckets)"]) {
         let mut p = Pivot::start();
-        if let Some(path) = evalfile {
-            p.send(&format!("setoption name EvalFile value {}", path.display()));
-            let reply = p.sync();
-            assert!(reply[0].contains("using the network in"), "{reply:?}");
-            assert!(reply[0].ends_with(", 8 king buckets)"), "{reply:?}");
-        }
+        p.send(&format!("setoption name EvalFile value {}", path.display()));
+        let reply = p.sync();
+        assert!(reply[0].contains("using the network in"), "{reply:?}");
+        assert!(reply[0].ends_with(shape), "{reply:?}");
         let mut lines = Vec::new();
         for position in [
             "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6",
@@ -222,7 +226,9 @@ fn evalfile_reads_king_buckets_and_a_grown_network_searches_the_same_tree() {
     }
     assert!(searches[0].len() > 10);
     assert_eq!(searches[0], searches[1]);
-    std::fs::remove_file(&path).ok();
+    for path in paths {
+        std::fs::remove_file(path).ok();
+    }
 }
 
 #[test]

@@ -255,7 +255,7 @@ mod tests {
     fn updates_match_a_rebuild_with_king_buckets() {
         // Four buckets by file pairs: castling either way changes the bucket.
         let map = std::array::from_fn(|sq| (sq % 8 / 2) as u8);
-        let mut net = network().with_king_buckets(4, map).unwrap();
+        let mut net = network().king_bucket(0).with_king_buckets(4, map).unwrap();
         for (i, column) in net.hidden_weights.iter_mut().enumerate() {
             let bucket = (i / crate::nnue::INPUTS) as i16;
             for w in column.iter_mut() {

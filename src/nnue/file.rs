@@ -253,7 +253,7 @@ mod tests {
 
     #[test]
     fn a_network_survives_encoding() {
-        let net = network();
+        let net = &network().king_bucket(0);
         let bytes = encode(net);
         assert_eq!(bytes.len(), SIZE);
         let back = decode(&bytes).unwrap();
@@ -268,7 +268,7 @@ mod tests {
     #[test]
     fn a_king_bucketed_network_survives_encoding() {
         let map: KingMap = std::array::from_fn(|sq| (sq % 8 / 2) as u8);
-        let mut net = network().with_king_buckets(4, map).unwrap();
+        let mut net = network().king_bucket(0).with_king_buckets(4, map).unwrap();
         net.hidden_weights[INPUTS * 3 + 5][1] = 77;
         let bytes = encode(&net);
         assert_eq!(bytes.len(), king_size_for(HIDDEN, BUCKETS, 4));
@@ -307,7 +307,7 @@ mod tests {
     /// A format-1 file (one output layer) is read with that layer in every bucket.
     #[test]
     fn a_single_output_file_fills_every_bucket() {
-        let net = network();
+        let net = &network().king_bucket(0);
         let mut bytes = Vec::new();
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&1u32.to_le_bytes());
@@ -335,10 +335,10 @@ mod tests {
     #[test]
     fn bad_files_are_refused_with_a_reason() {
         assert!(decode(b"PVNN").err().unwrap().contains("header"));
-        let mut bytes = encode(network());
+        let mut bytes = encode(&network().king_bucket(0));
         bytes[0] = b'X';
         assert!(decode(&bytes).err().unwrap().contains("PVNN"));
-        let mut bytes = encode(network());
+        let mut bytes = encode(&network().king_bucket(0));
         bytes[8..12].copy_from_slice(&7u32.to_le_bytes());
         assert!(
             decode(&bytes)
@@ -346,16 +346,16 @@ mod tests {
                 .unwrap()
                 .contains("7 hidden neurons and 8 buckets has")
         );
-        let mut bytes = encode(network());
+        let mut bytes = encode(&network().king_bucket(0));
         bytes[4] = 9;
         assert!(decode(&bytes).err().unwrap().contains("format 9"));
-        let mut bytes = encode(network());
+        let mut bytes = encode(&network().king_bucket(0));
         bytes[12] = 0;
         assert!(decode(&bytes).err().unwrap().contains("0 output buckets"));
-        let mut bytes = encode(network());
+        let mut bytes = encode(&network().king_bucket(0));
         bytes[12] = 4;
         assert!(decode(&bytes).err().unwrap().contains("4 buckets has"));
-        let mut bytes = encode(network());
+        let mut bytes = encode(&network().king_bucket(0));
         let first_output = 16 + 2 * (INPUTS * HIDDEN + HIDDEN);
         bytes[first_output..first_output + 2].copy_from_slice(&200i16.to_le_bytes());
         assert!(
@@ -371,7 +371,7 @@ mod tests {
     /// file is refused.
     #[test]
     fn a_narrower_network_is_padded_and_a_wider_one_refused() {
-        let net = network();
+        let net = &network().king_bucket(0);
         let h = HIDDEN / 2;
         let mut bytes = Vec::new();
         bytes.extend_from_slice(MAGIC);

@@ -169,6 +169,17 @@ impl Network {
         Ok(net)
     }
 
+    /// The network that reads king bucket `b`'s input columns wherever the king stands (this
+    /// network itself when it has no king buckets): a network without king buckets to grow
+    /// others from.
+    pub fn king_bucket(&self, b: usize) -> Network {
+        let mut net = self.clone();
+        net.hidden_weights = self.hidden_weights[b * INPUTS..][..INPUTS].to_vec();
+        net.king_buckets = 1;
+        net.king_map = NO_KING_BUCKETS;
+        net
+    }
+
     /// The network's shape in words, e.g. "128 hidden neurons, 8 output buckets, 4 king
     /// buckets" (no king buckets: the last part is left out).
     pub fn shape(&self) -> String {
@@ -286,7 +297,7 @@ mod tests {
     /// change, only positions whose king stands in it evaluate differently, for that side.
     #[test]
     fn king_buckets_start_equal_and_follow_the_king() {
-        let net = network();
+        let net = &network().king_bucket(0);
         // Bucket 1: the own king on files e–h.
         let map: KingMap = std::array::from_fn(|sq| u8::from(sq % 8 >= 4));
         let mut grown = net.with_king_buckets(2, map).unwrap();

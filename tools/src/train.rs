@@ -725,7 +725,8 @@ not a fen | 0 | 0.5
         let mut data = Data::default();
         let mut skipped = Skipped::default();
         data.load(LINES, 0.0, false, &mut skipped);
-        let shipped = FloatNet::from_weights(&weights_of(pivot::nnue::network()), 1).unwrap();
+        let shipped =
+            FloatNet::from_weights(&weights_of(&pivot::nnue::network().king_bucket(0)), 1).unwrap();
         let before = validation_error(&shipped, &data);
         assert_eq!(before, shipped.error(&data, &data.entries));
         let settings = Settings {
@@ -763,7 +764,8 @@ not a fen | 0 | 0.5
     /// through the engine's file format and back unchanged.
     #[test]
     fn king_buckets_grow_train_and_quantize() {
-        let shipped = FloatNet::from_weights(&weights_of(pivot::nnue::network()), 1).unwrap();
+        let shipped =
+            FloatNet::from_weights(&weights_of(&pivot::nnue::network().king_bucket(0)), 1).unwrap();
         let (n, map) = king_layout("four").unwrap();
         let grown = shipped.clone().with_king_buckets(n, map, false).unwrap();
         let (mut flat, mut bucketed) = (Data::default(), Data::new(map));
@@ -811,7 +813,8 @@ not a fen | 0 | 0.5
     /// positions' kings stand in still learns, while its own part stays at zero.
     #[test]
     fn shared_king_weights_start_equal_and_learn_from_every_bucket() {
-        let shipped = FloatNet::from_weights(&weights_of(pivot::nnue::network()), 1).unwrap();
+        let shipped =
+            FloatNet::from_weights(&weights_of(&pivot::nnue::network().king_bucket(0)), 1).unwrap();
         let (n, map) = king_layout("four").unwrap();
         let copies = shipped.clone().with_king_buckets(n, map, false).unwrap();
         let shared = shipped.with_king_buckets(n, map, true).unwrap();
@@ -850,7 +853,7 @@ not a fen | 0 | 0.5
     /// start silent, so every position evaluates as the narrow network's neurons alone do.
     #[test]
     fn a_narrow_network_widens_without_changing_its_output() {
-        let full = weights_of(pivot::nnue::network());
+        let full = weights_of(&pivot::nnue::network().king_bucket(0));
         let h = HIDDEN / 2;
         let narrow = Weights {
             hidden: h,
