@@ -725,8 +725,7 @@ not a fen | 0 | 0.5
         let mut data = Data::default();
         let mut skipped = Skipped::default();
         data.load(LINES, 0.0, false, &mut skipped);
-        let shipped =
-            FloatNet::from_weights(&weights_of(&pivot::nnue::network().king_bucket(0)), 1).unwrap();
+        let shipped = plain_built_in();
         let before = validation_error(&shipped, &data);
         assert_eq!(before, shipped.error(&data, &data.entries));
         let settings = Settings {
@@ -764,8 +763,7 @@ not a fen | 0 | 0.5
     /// through the engine's file format and back unchanged.
     #[test]
     fn king_buckets_grow_train_and_quantize() {
-        let shipped =
-            FloatNet::from_weights(&weights_of(&pivot::nnue::network().king_bucket(0)), 1).unwrap();
+        let shipped = plain_built_in();
         let (n, map) = king_layout("four").unwrap();
         let grown = shipped.clone().with_king_buckets(n, map, false).unwrap();
         let (mut flat, mut bucketed) = (Data::default(), Data::new(map));
@@ -813,8 +811,7 @@ not a fen | 0 | 0.5
     /// positions' kings stand in still learns, while its own part stays at zero.
     #[test]
     fn shared_king_weights_start_equal_and_learn_from_every_bucket() {
-        let shipped =
-            FloatNet::from_weights(&weights_of(&pivot::nnue::network().king_bucket(0)), 1).unwrap();
+        let shipped = plain_built_in();
         let (n, map) = king_layout("four").unwrap();
         let copies = shipped.clone().with_king_buckets(n, map, false).unwrap();
         let shared = shipped.with_king_buckets(n, map, true).unwrap();
@@ -842,6 +839,11 @@ not a fen | 0 | 0.5
         let before = shared.effective();
         let after = trained.effective();
         assert_ne!(own(&after, 3), own(&before, 3));
+    }
+
+    /// The built-in network's first king bucket as a float network without king buckets.
+    fn plain_built_in() -> FloatNet {
+        FloatNet::from_weights(&weights_of(&pivot::nnue::network().king_bucket(0)), 1).unwrap()
     }
 
     fn weights_of(net: &Network) -> Weights {
