@@ -404,10 +404,18 @@ pub fn quiet_history(score: i32) -> Option<i32> {
 /// a cutoff after the first few moves saves sorting the rest).
 #[inline]
 pub fn pick_next(moves: &mut MoveList, scores: &mut [i32], index: usize) -> Move {
-    // The first of the highest scores: a maximum the compiler vectorizes, then its place.
+    // The first of the highest scores in one maximum the compiler vectorizes: each score
+    // shifted up a byte, its place below it counted down, so that ties go to the first place.
+    // Scores stay within ±2^22 and a move list holds at most 256 moves, so nothing overflows.
     let rest = &scores[index..moves.len()];
-    let top = rest.iter().copied().fold(i32::MIN, i32::max);
-    let best = index + rest.iter().position(|&s| s == top).unwrap_or(0);
+    debug_assert!(rest.len() <= 256);
+    debug_assert!(rest.iter().all(|s| s.unsigned_abs() < 1 << 22));
+    let top = rest
+        .iter()
+        .zip(0..)
+        .map(|(&s, place): (&i32, i32)| (s << 8) | (255 - place))
+        .fold(i32::MIN, i32::max);
+    let best = index + (255 - (top & 255)) as usize;
     moves.swap(index, best);
     scores.swap(index, best);
     moves[index]
