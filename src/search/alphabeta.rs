@@ -5,7 +5,10 @@ use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::Searcher;
 use super::evals::Evals;
-use super::ordering::{is_good_tactical, is_plain_quiet, pick_next, quiet_history};
+use super::node_moves::NodeMoves;
+use super::ordering::{
+    FOLLOW_PV, PriorMoves, TT_MOVE, is_good_tactical, is_plain_quiet, pick_next, quiet_history,
+};
 use super::params;
 use super::pruning::{Singular, TtExtension};
 use super::see::see_ge;
@@ -126,17 +129,17 @@ impl Searcher {
             return 0;
         }
 
-        let mut moves = pos.legal_moves();
+        let mut moves = NodeMoves::new(pos, tt_move, params::tt_move_first() > 0);
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
-        if let Some(score) = self.probcut(&node, &moves, beta) {
+        if let Some(score) = self.probcut(&node, &mut moves, beta) {
             return score;
         }
         if self.stopped {
             return 0;
         }
-        let extension = match self.singular_extension(&node, &moves, beta) {
+        let extension = match self.singular_extension(&node, &mut moves, beta) {
             Singular::Cut(score) => return score,
             Singular::Extend(extension) => Some(extension),
             Singular::Untested => None,
@@ -166,14 +169,16 @@ impl Searcher {
     }
 
     /// The move loop: every legal move in order, with the prunings of shallow non-PV nodes,
-    /// late-move reductions and PVS re-searches. Returns the best score and move found (and
-    /// whether one raised alpha); the caller checks for a stop.
+    /// late-move reductions and PVS re-searches. A table move that waits in `moves` (see
+    /// [`NodeMoves`]) is searched before the others are generated, where it would come first
+    /// anyway. Returns the best score and move found (and whether one raised alpha); the caller
+    /// checks for a stop.
     #[inline]
     fn search_moves(
         &mut self,
         node: &Node,
-        moves: &mut MoveList,
-        mut alpha: i32,
+        moves: &mut NodeMoves,
+        alpha: i32,
         beta: i32,
         follow_move: Option<Move>,
         extension: Option<TtExtension>,
@@ -190,144 +195,199 @@ impl Searcher {
         let Evals {
             eval, improving, ..
         } = node.eval;
-        // The opponent's move into this node and the side's own move before it.
-        let prior = [
-            self.stack[ply - 1].mv,
-            ply.checked_sub(2).and_then(|p| self.stack[p].mv),
-        ];
+        // Shallow non-PV nodes out of check may skip quiet moves that cannot matter: past a
+        // move count (late-move pruning), or when even a margin above the static evaluation
+        // stays below alpha (futility pruning).
+        let mut state = MoveLoop {
+            alpha,
+            beta,
+            // The opponent's move into this node and the side's own move before it.
+            prior: [
+                self.stack[ply - 1].mv,
+                ply.checked_sub(2).and_then(|p| self.stack[p].mv),
+            ],
+            follow_move,
+            extension,
+            may_prune: !pv_node && !in_check,
+            lmp_limit: ((params::lmp_base() + depth * depth) / (2 - i32::from(improving))) as usize,
+            futile: depth <= params::futility_max_depth()
+                && eval + params::futility_base() + params::futility_margin() * depth <= alpha,
+            result: MovesResult {
+                best_score: -INFINITY,
+                best_move: None,
+                raised_alpha: false,
+            },
+            quiets_tried: MoveList::new(),
+            tacticals_tried: MoveList::new(),
+        };
+        self.keys.push(key);
+        // The table's move first, before the list, unless the previous PV's move goes first.
+        let mut searched = None;
+        if let Some(m) = moves.deferred()
+            && follow_move.is_none_or(|f| f == m)
+        {
+            let order = if follow_move == Some(m) {
+                FOLLOW_PV
+            } else {
+                TT_MOVE
+            };
+            searched = Some(m);
+            if self.search_move(node, &mut state, 0, m, order) {
+                self.keys.pop();
+                return state.result;
+            }
+        }
+        let list = moves.all(pos);
         self.heur.score_moves(
             pos,
-            moves,
+            list,
             &mut self.order_scores[ply],
             ply,
             follow_move,
             node.tt_move,
-            prior,
+            state.prior,
         );
-
-        let mut result = MovesResult {
-            best_score: -INFINITY,
-            best_move: None,
-            raised_alpha: false,
-        };
-        let mut quiets_tried = MoveList::new();
-        let mut tacticals_tried = MoveList::new();
-        // Shallow non-PV nodes out of check may skip quiet moves that cannot matter: past a
-        // move count (late-move pruning), or when even a margin above the static evaluation
-        // stays below alpha (futility pruning).
-        let may_prune = !pv_node && !in_check;
-        let lmp_limit =
-            ((params::lmp_base() + depth * depth) / (2 - i32::from(improving))) as usize;
-        let futile = depth <= params::futility_max_depth()
-            && eval + params::futility_base() + params::futility_margin() * depth <= alpha;
-        self.keys.push(key);
-        for i in 0..moves.len() {
-            let m = pick_next(moves, &mut self.order_scores[ply], i);
+        // The move searched already takes the first place, as its score would have given it.
+        let first = usize::from(searched.is_some());
+        if let Some(k) = list.iter().position(|m| Some(*m) == searched) {
+            list.swap(0, k);
+            self.order_scores[ply].swap(0, k);
+        }
+        for i in first..list.len() {
+            let m = pick_next(list, &mut self.order_scores[ply], i);
             let order = self.order_scores[ply][i];
-            if node.excluded == Some(m) {
-                continue;
-            }
-            let quiet = !m.is_capture() && m.promotion().is_none();
-            // Shallow moves that lose material in the exchange on their target square are
-            // skipped: captures losing more than a pawn a ply, quiets more than
-            // `quiet_see_margin` a ply. A capture that passed the exchange test for ordering
-            // passes it here too. Quiet moves past the late-move or futility limit go unless they
-            // give check (asked before the exchange test, which costs more).
-            let see_margin = if quiet {
-                params::quiet_see_margin()
-            } else {
-                params::see_prune_margin()
-            };
-            let may_see_prune = may_prune
-                && depth <= params::see_prune_max_depth()
-                && result.best_score > -MATE_BOUND
-                && !is_good_tactical(order);
-            let past_limit = may_prune
-                && quiet
-                && result.best_score > -MATE_BOUND
-                && ((depth <= params::lmp_max_depth() && quiets_tried.len() >= lmp_limit)
-                    || futile);
-            let loses_exchange = || may_see_prune && !see_ge(pos, m, -see_margin * depth);
-            if (past_limit && !gives_check(pos, m)) || loses_exchange() {
-                continue;
-            }
-            let (child, child_key) = self.enter_child(pos, key, ply, m);
-            let child_follow = follow_move == Some(m);
-            let extension = match extension {
-                Some(e) if e.mv == m => e.plies,
-                _ => 0,
-            };
-            let new_depth = depth - 1 + extension;
-            self.stack[ply + 1].double_extensions =
-                self.stack[ply].double_extensions + u8::from(extension == 2);
-            let reduction = self.late_move_reduction(node, i, order, &child);
-            // Searches the child to depth `d` with the parent's window (lo, hi).
-            let search = |s: &mut Searcher, d: i32, lo: i32, hi: i32, pv: bool| {
-                -s.negamax(&child, child_key, d, -hi, -lo, ply + 1, pv, child_follow)
-            };
-            let score = if result.best_move.is_none() {
-                search(self, new_depth, alpha, beta, pv_node)
-            } else {
-                let mut s = search(self, new_depth - reduction, alpha, alpha + 1, false);
-                if reduction > 0 && s > alpha && !self.stopped {
-                    s = search(self, new_depth, alpha, alpha + 1, false);
-                }
-                if pv_node && s > alpha && !self.stopped {
-                    search(self, new_depth, alpha, beta, true)
-                } else {
-                    s
-                }
-            };
-            if self.stopped {
+            if self.search_move(node, &mut state, i, m, order) {
                 break;
-            }
-            if score > result.best_score {
-                result.best_score = score;
-                result.best_move = Some(m);
-                // For refutation lines: off the PV too, the best move so far and its line.
-                if self.collect_lines && !pv_node && node.excluded.is_none() {
-                    self.pv.update(ply, m);
-                }
-                if score > alpha {
-                    result.raised_alpha = true;
-                    if pv_node {
-                        self.pv.update(ply, m);
-                    }
-                    if score >= beta {
-                        if quiet {
-                            quiets_tried.push(m);
-                            self.heur.record_cutoff(
-                                pos.turn(),
-                                ply,
-                                depth,
-                                m,
-                                &quiets_tried,
-                                prior,
-                            );
-                        } else {
-                            tacticals_tried.push(m);
-                        }
-                        if params::capture_history_percent() > 0 {
-                            self.heur.record_tactical_cutoff(
-                                pos.turn(),
-                                depth,
-                                (!quiet).then_some(m),
-                                &tacticals_tried,
-                            );
-                        }
-                        break;
-                    }
-                    alpha = score;
-                }
-            }
-            if quiet {
-                quiets_tried.push(m);
-            } else {
-                tacticals_tried.push(m);
             }
         }
         self.keys.pop();
-        result
+        state.result
+    }
+
+    /// One move of the loop: `m`, the `index`-th in order with ordering score `order`, pruned
+    /// or searched, and the loop's state updated. Returns whether the loop ends here (a beta
+    /// cutoff, or the search stopped).
+    #[inline(always)]
+    fn search_move(
+        &mut self,
+        node: &Node,
+        state: &mut MoveLoop,
+        index: usize,
+        m: Move,
+        order: i32,
+    ) -> bool {
+        let Node {
+            pos,
+            key,
+            depth,
+            ply,
+            pv_node,
+            ..
+        } = *node;
+        if node.excluded == Some(m) {
+            return false;
+        }
+        let quiet = !m.is_capture() && m.promotion().is_none();
+        // Shallow moves that lose material in the exchange on their target square are
+        // skipped: captures losing more than a pawn a ply, quiets more than
+        // `quiet_see_margin` a ply. A capture that passed the exchange test for ordering
+        // passes it here too. Quiet moves past the late-move or futility limit go unless they
+        // give check (asked before the exchange test, which costs more).
+        let see_margin = if quiet {
+            params::quiet_see_margin()
+        } else {
+            params::see_prune_margin()
+        };
+        let may_see_prune = state.may_prune
+            && depth <= params::see_prune_max_depth()
+            && state.result.best_score > -MATE_BOUND
+            && !is_good_tactical(order);
+        let past_limit = state.may_prune
+            && quiet
+            && state.result.best_score > -MATE_BOUND
+            && ((depth <= params::lmp_max_depth() && state.quiets_tried.len() >= state.lmp_limit)
+                || state.futile);
+        let loses_exchange = || may_see_prune && !see_ge(pos, m, -see_margin * depth);
+        if (past_limit && !gives_check(pos, m)) || loses_exchange() {
+            return false;
+        }
+        let (child, child_key) = self.enter_child(pos, key, ply, m);
+        let child_follow = state.follow_move == Some(m);
+        let extension = match state.extension {
+            Some(e) if e.mv == m => e.plies,
+            _ => 0,
+        };
+        let new_depth = depth - 1 + extension;
+        self.stack[ply + 1].double_extensions =
+            self.stack[ply].double_extensions + u8::from(extension == 2);
+        let reduction = self.late_move_reduction(node, index, order, &child);
+        // Searches the child to depth `d` with the parent's window (lo, hi).
+        let search = |s: &mut Searcher, d: i32, lo: i32, hi: i32, pv: bool| {
+            -s.negamax(&child, child_key, d, -hi, -lo, ply + 1, pv, child_follow)
+        };
+        let (alpha, beta) = (state.alpha, state.beta);
+        let score = if state.result.best_move.is_none() {
+            search(self, new_depth, alpha, beta, pv_node)
+        } else {
+            let mut s = search(self, new_depth - reduction, alpha, alpha + 1, false);
+            if reduction > 0 && s > alpha && !self.stopped {
+                s = search(self, new_depth, alpha, alpha + 1, false);
+            }
+            if pv_node && s > alpha && !self.stopped {
+                search(self, new_depth, alpha, beta, true)
+            } else {
+                s
+            }
+        };
+        if self.stopped {
+            return true;
+        }
+        let result = &mut state.result;
+        if score > result.best_score {
+            result.best_score = score;
+            result.best_move = Some(m);
+            // For refutation lines: off the PV too, the best move so far and its line.
+            if self.collect_lines && !pv_node && node.excluded.is_none() {
+                self.pv.update(ply, m);
+            }
+            if score > alpha {
+                result.raised_alpha = true;
+                if pv_node {
+                    self.pv.update(ply, m);
+                }
+                if score >= beta {
+                    if quiet {
+                        state.quiets_tried.push(m);
+                        self.heur.record_cutoff(
+                            pos.turn(),
+                            ply,
+                            depth,
+                            m,
+                            &state.quiets_tried,
+                            state.prior,
+                        );
+                    } else {
+                        state.tacticals_tried.push(m);
+                    }
+                    if params::capture_history_percent() > 0 {
+                        self.heur.record_tactical_cutoff(
+                            pos.turn(),
+                            depth,
+                            (!quiet).then_some(m),
+                            &state.tacticals_tried,
+                        );
+                    }
+                    return true;
+                }
+                state.alpha = score;
+            }
+        }
+        if quiet {
+            state.quiets_tried.push(m);
+        } else {
+            state.tacticals_tried.push(m);
+        }
+        false
     }
 
     /// The late-move reduction of a quiet move ordered late (at `index`, with ordering score
@@ -445,6 +505,24 @@ pub(super) struct Node<'a> {
     pub entry: Option<TtEntry>,
     pub tt_move: PackedMove,
     pub eval: Evals,
+}
+
+/// The state of a node's move loop between its moves.
+struct MoveLoop {
+    alpha: i32,
+    beta: i32,
+    /// The opponent's move into the node and the side's own move before it.
+    prior: PriorMoves,
+    follow_move: Option<Move>,
+    extension: Option<TtExtension>,
+    /// Whether quiet moves may be pruned here (off the PV, out of check), past which count
+    /// (late-move pruning), and whether all of them may (futility).
+    may_prune: bool,
+    lmp_limit: usize,
+    futile: bool,
+    result: MovesResult,
+    quiets_tried: MoveList,
+    tacticals_tried: MoveList,
 }
 
 /// What a node's move loop found.

@@ -11,6 +11,7 @@ pub mod currline;
 mod evals;
 mod frame;
 mod iteration;
+mod node_moves;
 pub mod ordering;
 pub mod params;
 mod pruning;

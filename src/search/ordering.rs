@@ -15,7 +15,7 @@ use crate::tt::PackedMove;
 /// Most legal moves any position can have (shakmaty's move list capacity).
 pub const MAX_MOVES: usize = 270;
 
-const FOLLOW_PV: i32 = 4_000_000;
+pub const FOLLOW_PV: i32 = 4_000_000;
 pub const TT_MOVE: i32 = 3_000_000;
 const GOOD_TACTICAL: i32 = 2_000_000;
 const FIRST_KILLER: i32 = 1_000_002;

@@ -142,6 +142,11 @@ tunables! {
     probcut_min_depth = 5 in 3..=10, step 0.5;
     probcut_depth_reduction = 4 in 2..=6, step 0.5;
 
+    /// A legal table move is searched before the node's other moves are generated, and a
+    /// cutoff spares generating and scoring them (0: the moves are generated first). The
+    /// others are then scored after the table move's search, with its history updates.
+    tt_move_first = 0 in 0..=1, step 1.0;
+
     /// Reverse futility pruning: at non-PV nodes of remaining depth up to `rfp_max_depth`, a
     /// static evaluation this far above beta per ply (one ply less when not improving)
     /// returns at once.

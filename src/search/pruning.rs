@@ -6,6 +6,7 @@ use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use super::Searcher;
 use super::alphabeta::Node;
+use super::node_moves::NodeMoves;
 use super::ordering::{MAX_MOVES, MoveParts, TT_MOVE, pick_next};
 use super::params;
 use super::see::see_ge;
@@ -129,7 +130,7 @@ impl Searcher {
     /// shallower, the full search would almost surely fail high too. The score to return
     /// when it cuts (stored in the table as a lower bound at the shallow search's depth).
     #[inline]
-    pub(super) fn probcut(&mut self, node: &Node, moves: &MoveList, beta: i32) -> Option<i32> {
+    pub(super) fn probcut(&mut self, node: &Node, moves: &mut NodeMoves, beta: i32) -> Option<i32> {
         let Node {
             pos,
             key,
@@ -164,7 +165,7 @@ impl Searcher {
         let threshold = probcut_beta - node.eval.static_eval;
         let mut candidates = MoveList::new();
         let mut order = [0i32; MAX_MOVES];
-        for &m in moves {
+        for &m in moves.all(pos).iter() {
             if let Some(t) = MoveParts::of(m).tactical_score()
                 && see_ge(pos, m, threshold)
             {
@@ -222,7 +223,7 @@ impl Searcher {
     pub(super) fn singular_extension(
         &mut self,
         node: &Node,
-        moves: &MoveList,
+        moves: &mut NodeMoves,
         beta: i32,
     ) -> Singular {
         let Node {
@@ -247,8 +248,13 @@ impl Searcher {
         if tt_score.abs() >= MATE_BOUND {
             return Singular::Untested;
         }
-        let Some(&candidate) = moves.iter().find(|m| node.tt_move.matches(**m)) else {
-            return Singular::Untested;
+        // A table move that waits in `moves` is legal and needs no list.
+        let candidate = match moves.deferred() {
+            Some(m) => m,
+            None => match moves.all(pos).iter().find(|m| node.tt_move.matches(**m)) {
+                Some(&m) => m,
+                None => return Singular::Untested,
+            },
         };
         let singular_beta = tt_score - params::singular_margin() * depth;
         self.stack[ply].excluded = Some(candidate);
