@@ -249,7 +249,9 @@ impl Searcher {
         );
         // The move searched already takes the first place, as its score would have given it.
         let first = usize::from(searched.is_some());
-        if let Some(k) = list.iter().position(|m| Some(*m) == searched) {
+        if let Some(m) = searched
+            && let Some(k) = list.iter().position(|x| *x == m)
+        {
             list.swap(0, k);
             self.order_scores[ply].swap(0, k);
         }

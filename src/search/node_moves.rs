@@ -2,13 +2,13 @@
 //! on its own, can be searched before the others exist; when it cuts the node off, the move
 //! list is never generated or scored.
 
-use shakmaty::{Chess, Move, MoveList, Position, Role, Square};
+use shakmaty::{Chess, Move, MoveList, Position, Role};
 
 use crate::tt::PackedMove;
 
 pub(super) struct NodeMoves {
+    /// Every legal move, once generated (empty while a table move waits).
     list: MoveList,
-    generated: bool,
     /// The table's move, legal here, while the list waits.
     deferred: Option<Move>,
 }
@@ -21,13 +21,11 @@ impl NodeMoves {
         if defer && let Some(m) = legal_tt_move(pos, tt_move) {
             return NodeMoves {
                 list: MoveList::new(),
-                generated: false,
                 deferred: Some(m),
             };
         }
         NodeMoves {
             list: pos.legal_moves(),
-            generated: true,
             deferred: None,
         }
     }
@@ -35,22 +33,21 @@ impl NodeMoves {
     /// Whether the side to move has no legal move (never, while a legal table move waits).
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.generated && self.list.is_empty()
+        self.deferred.is_none() && self.list.is_empty()
     }
 
     /// The table's move, known to be legal, while the list is not generated.
     #[inline]
     pub fn deferred(&self) -> Option<Move> {
-        if self.generated { None } else { self.deferred }
+        self.deferred
     }
 
     /// Every legal move of `pos` (the position these moves were made for), generated now if
     /// they were not yet.
     #[inline]
     pub fn all(&mut self, pos: &Chess) -> &mut MoveList {
-        if !self.generated {
+        if self.deferred.take().is_some() {
             self.list = pos.legal_moves();
-            self.generated = true;
         }
         &mut self.list
     }
@@ -61,15 +58,7 @@ impl NodeMoves {
 /// en passant, castling as king takes rook) and tested; only that move's candidates are
 /// generated.
 pub(super) fn legal_tt_move(pos: &Chess, packed: PackedMove) -> Option<Move> {
-    if packed == PackedMove::NONE {
-        return None;
-    }
-    let from = Square::new(u32::from(packed.0 & 63));
-    let to = Square::new(u32::from((packed.0 >> 6) & 63));
-    let promotion = match packed.0 >> 12 {
-        0 => None,
-        r => Some(Role::try_from(u32::from(r)).ok()?),
-    };
+    let (from, to, promotion) = packed.parts()?;
     let board = pos.board();
     let piece = board.piece_at(from)?;
     if piece.color != pos.turn() || from == to {
@@ -107,6 +96,7 @@ pub(super) fn legal_tt_move(pos: &Chess, packed: PackedMove) -> Option<Move> {
 mod tests {
     use super::*;
     use crate::game::test_position as pos;
+    use shakmaty::Square;
 
     /// Every legal move of varied positions (castling both ways, en passant, promotions with
     /// and without capture, checks) comes back from its packing, and the packings of moves

@@ -42,6 +42,22 @@ impl PackedMove {
         PackedMove(u16::from(from) | (u16::from(to) << 6) | (promo << 12))
     }
 
+    /// The from square, to square and promotion role this value was packed from (`None` for
+    /// `NONE` or a promotion field that names no role).
+    #[inline]
+    pub fn parts(self) -> Option<(Square, Square, Option<Role>)> {
+        if self == PackedMove::NONE {
+            return None;
+        }
+        let from = Square::new(u32::from(self.0 & 63));
+        let to = Square::new(u32::from((self.0 >> 6) & 63));
+        let promotion = match self.0 >> 12 {
+            0 => None,
+            r => Some(Role::try_from(u32::from(r)).ok()?),
+        };
+        Some((from, to, promotion))
+    }
+
     /// Whether `m` is the move this value was packed from.
     #[inline]
     pub fn matches(self, m: Move) -> bool {
