@@ -28,6 +28,9 @@ pub struct Data {
     features: Vec<(u16, u16)>,
     entries: Vec<Entry>,
     king_map: KingMap,
+    /// Where the positions of separate validation files begin (see [`Data::start_validation`]);
+    /// `None` while the last 2% of the positions are held out instead.
+    validation_start: Option<usize>,
 }
 
 impl Default for Data {
@@ -71,7 +74,20 @@ impl Data {
             features: Vec::new(),
             entries: Vec::new(),
             king_map,
+            validation_start: None,
         }
+    }
+
+    /// The positions loaded from now on are the validation set, and every position loaded so
+    /// far is trained on (none is held out of them). Candidates trained on different data can
+    /// so be compared on the same positions.
+    pub fn start_validation(&mut self) {
+        self.validation_start = Some(self.entries.len());
+    }
+
+    /// How many positions are held out for validation.
+    pub fn validation_len(&self) -> usize {
+        split(self).1.len()
     }
 
     pub fn len(&self) -> usize {
@@ -516,10 +532,14 @@ pub struct Epoch {
     pub rate: f32,
 }
 
-/// The training and validation positions of `data`: the last 2% are held out for the
-/// validation error (whole games, since a file holds each game's positions together), or all of
-/// them when that is none.
+/// The training and validation positions of `data`: those of the validation files when there
+/// are some ([`Data::start_validation`]); otherwise the last 2% are held out for the validation
+/// error (whole games, since a file holds each game's positions together), or all of them when
+/// that is none.
 fn split(data: &Data) -> (&[Entry], &[Entry]) {
+    if let Some(start) = data.validation_start {
+        return data.entries.split_at(start.min(data.entries.len()));
+    }
     let held_out = data.entries.len() / 50;
     let (training, validation) = data.entries.split_at(data.entries.len() - held_out);
     if validation.is_empty() {
@@ -741,6 +761,31 @@ not a fen | 0 | 0.5
         assert!((after - before).abs() < 1e-4, "{before} -> {after}");
         let random = FloatNet::new(7).error(&data, &data.entries);
         assert!((random - before).abs() > 1e-3, "{random} vs {before}");
+    }
+
+    /// With validation files, training uses every position before them and validation exactly
+    /// theirs; without, the last 2% are held out.
+    #[test]
+    fn validation_files_replace_the_held_out_positions() {
+        let mut skipped = Skipped::default();
+        let mut held_out = Data::default();
+        held_out.load(&LINES.repeat(25), 0.0, false, &mut skipped);
+        assert_eq!(held_out.len(), 100);
+        assert_eq!(held_out.validation_len(), 2);
+        assert_eq!(split(&held_out).0.len(), 98);
+
+        let mut separate = Data::default();
+        separate.load(&LINES.repeat(25), 0.0, false, &mut skipped);
+        separate.start_validation();
+        separate.load(LINES, 0.0, false, &mut skipped);
+        let (training, validation) = split(&separate);
+        assert_eq!((training.len(), validation.len()), (100, 4));
+        assert_eq!(separate.validation_len(), 4);
+        let net = plain_built_in();
+        assert_eq!(
+            validation_error(&net, &separate),
+            net.error(&separate, &separate.entries[100..])
+        );
     }
 
     #[test]

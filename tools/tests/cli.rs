@@ -91,6 +91,41 @@ fn datagen_rescore_and_train_read_each_other() {
     let bytes = std::fs::read(&network).unwrap();
     assert!(pivot::nnue::file::decode(&bytes).is_ok());
 
+    // Validation on a file of its own: every rescored position (none is in check), and none
+    // held out of the training data; a validation file without positions is refused.
+    let (code, out, err) = tools(&[
+        "train",
+        path(&data),
+        "--validate",
+        path(&rescored),
+        "--out",
+        path(&network),
+        "--epochs",
+        "1",
+        "--batch",
+        "64",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(&format!(", {kept} of them for validation")),
+        "{out}"
+    );
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "not a position\n").unwrap();
+    let (code, _, err) = tools(&[
+        "train",
+        path(&data),
+        "--validate",
+        path(&empty),
+        "--out",
+        path(&network),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no usable position in the --validate files"),
+        "{err}"
+    );
+
     // The shipped network grown into king buckets, refined: a format-3 file the engine reads.
     let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/../src/nnue/pivot.nnue");
     let bucketed = dir.join("kings.nnue");
