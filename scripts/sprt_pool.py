@@ -12,8 +12,9 @@ differently) against whoever it played, and prints
   approximation, as cutechess-cli and OpenBench compute it) from single games (trinomial) and,
   where both games of an opening were played (`-repeat -games 2`: the two games share a
   `Round`), from game pairs (pentanomial, which counts an opening's bias only once);
-- the bounds for the error rates ALPHA and BETA and the verdict so far;
-- time forfeits and other losses by adjudication per engine.
+- the bounds for the error rates ALPHA and BETA and the verdict so far (from the game pairs
+  when there are some, else from single games);
+- time forfeits per engine.
 
 Usage:
     scripts/sprt_pool.py --engine new,new_b run1.pgn run2.pgn [--elo0 0 --elo1 10]

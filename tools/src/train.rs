@@ -538,7 +538,7 @@ pub struct Epoch {
 /// that is none.
 fn split(data: &Data) -> (&[Entry], &[Entry]) {
     if let Some(start) = data.validation_start {
-        return data.entries.split_at(start.min(data.entries.len()));
+        return data.entries.split_at(start);
     }
     let held_out = data.entries.len() / 50;
     let (training, validation) = data.entries.split_at(data.entries.len() - held_out);
