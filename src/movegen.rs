@@ -4,7 +4,7 @@
 //! them, so a search that switches from filtering that list to this one visits the same tree.
 //! Also whether a move gives check, without playing it.
 
-use shakmaty::attacks::{aligned, attacks, between, bishop_attacks, king_attacks, knight_attacks};
+use shakmaty::attacks::{aligned, between, bishop_attacks, king_attacks, knight_attacks};
 use shakmaty::attacks::{pawn_attacks, queen_attacks, rook_attacks};
 use shakmaty::{Bitboard, Board, Chess, Color, Move, MoveList, Position, Role, Square};
 
@@ -128,38 +128,90 @@ pub fn has_legal_move(pos: &Chess) -> bool {
     !pos.legal_moves().is_empty()
 }
 
-/// Whether the legal move `m` gives check: what `is_check()` says after `pos.play(m)`, found
-/// for a plain move from the squares it changes (the search asks it of moves it means to skip
-/// unless they check, and most of them are skipped).
-pub fn gives_check(pos: &Chess, m: Move) -> bool {
-    let board = pos.board();
-    let us = pos.turn();
-    let Some(king) = board.king_of(!us) else {
-        return false;
-    };
-    if let Move::Normal {
-        role,
-        from,
-        to,
-        promotion: None,
-        ..
-    } = m
-    {
-        // The usual move: the piece checks from its new square, or it uncovers a slider of
-        // ours, which needs it to stand first on a line from the king.
-        let occupied = board.occupied().without(from).with(to);
-        if attacks(to, role.of(us), occupied).contains(king) {
-            return true;
+/// What a position's moves need to know to tell whether they give check without being
+/// played: the squares from which each kind of piece of the side to move would attack the
+/// other king, and the side's own pieces that alone stand between one of its sliders and that
+/// king. Found once per node (the search asks it of the moves it means to skip unless they
+/// check, and most of them are skipped), it answers a plain move with two bitboard tests.
+#[derive(Clone, Copy)]
+pub struct CheckInfo {
+    /// The other side's king (none only in positions a `Chess` cannot hold).
+    king: Option<Square>,
+    /// By role (pawn to king, as `Role as usize - 1`): the squares that check from there.
+    squares: [Bitboard; 6],
+    /// The side's own pieces that uncover a check by leaving the line to the king.
+    discoverers: Bitboard,
+}
+
+impl CheckInfo {
+    pub fn of(pos: &Chess) -> CheckInfo {
+        let board = pos.board();
+        let us = pos.turn();
+        let Some(king) = board.king_of(!us) else {
+            return CheckInfo {
+                king: None,
+                squares: [Bitboard::EMPTY; 6],
+                discoverers: Bitboard::EMPTY,
+            };
+        };
+        let occupied = board.occupied();
+        let (diagonal, straight) = (bishop_attacks(king, occupied), rook_attacks(king, occupied));
+        // A piece moving onto one of these squares checks with the board as it stands: only a
+        // piece already checking could open a line to the king from its new square by leaving
+        // the old one, and the other king is never in check on this side's move.
+        let squares = [
+            pawn_attacks(!us, king),
+            knight_attacks(king),
+            diagonal,
+            straight,
+            diagonal | straight,
+            Bitboard::EMPTY,
+        ];
+        let ours = board.by_color(us);
+        let snipers = ours
+            & ((bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens())
+                | (rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens()));
+        let mut discoverers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = between(sniper, king) & occupied;
+            if blockers.count() == 1 && blockers.is_subset(ours) {
+                discoverers |= blockers;
+            }
         }
-        if !queen_attacks(king, board.occupied()).contains(from) {
-            return false;
+        CheckInfo {
+            king: Some(king),
+            squares,
+            discoverers,
         }
-        let others = board.by_color(us).without(from);
-        return (bishop_attacks(king, occupied) & board.bishops_and_queens() & others).any()
-            || (rook_attacks(king, occupied) & board.rooks_and_queens() & others).any();
     }
-    // Promotions, en passant and castling are rare among the moves the search asks about:
-    // they are played and asked.
+
+    /// Whether the legal move `m` of `pos` (the position this was found for) gives check:
+    /// what `is_check()` says after `pos.play(m)`.
+    #[inline(always)]
+    pub fn gives_check(&self, pos: &Chess, m: Move) -> bool {
+        let Some(king) = self.king else {
+            return false;
+        };
+        if let Move::Normal {
+            role,
+            from,
+            to,
+            promotion: None,
+            ..
+        } = m
+        {
+            return self.squares[role as usize - 1].contains(to)
+                || (self.discoverers.contains(from) && !aligned(from, to, king));
+        }
+        // Promotions, en passant and castling are rare among the moves the search asks about:
+        // they are played and asked.
+        played_gives_check(pos, m)
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn played_gives_check(pos: &Chess, m: Move) -> bool {
     let mut after = pos.clone();
     after.play_unchecked(m);
     after.is_check()
@@ -286,9 +338,9 @@ mod tests {
         assert!(checked > 5_000, "{checked}");
     }
 
-    /// `gives_check` agrees with playing the move and asking `is_check()`, for every move
-    /// up to three plies deep from positions with promotions, en passant, castling of both kinds
-    /// and discovered checks.
+    /// `CheckInfo::gives_check` agrees with playing the move and asking `is_check()`, for every
+    /// move up to three plies deep from positions with promotions, en passant, castling of both
+    /// kinds and discovered checks.
     #[test]
     fn gives_check_agrees_with_playing_the_move() {
         let (mut moves, mut checks) = (0, 0);
@@ -299,12 +351,20 @@ mod tests {
             "7k/8/8/8/8/8/1K6/B7 w - - 0 1",
             "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
             "8/8/8/k2Pp2R/8/8/8/4K3 w - e6 0 1",
+            // A bishop uncovering a rook, two blockers on one line (no discovery), a queen
+            // behind a bishop with an enemy pawn in between, and a pinned enemy piece.
+            "4k3/8/8/8/4B3/8/8/4R1K1 w - - 0 1",
+            "4k3/8/4p3/8/4N3/8/8/4Q1K1 w - - 0 1",
+            "k7/1p6/8/3B4/8/8/8/6KQ w - - 0 1",
+            "4k3/4r3/8/8/8/8/8/4R1K1 b - - 0 1",
         ];
         within_two_plies(FENS.into_iter().chain(more), |p, fen| {
+            // Found once for all the position's moves, as the search does.
+            let info = CheckInfo::of(p);
             for m in p.legal_moves() {
                 let mut child = p.clone();
                 child.play_unchecked(m);
-                assert_eq!(gives_check(p, m), child.is_check(), "{fen} {m:?}");
+                assert_eq!(info.gives_check(p, m), child.is_check(), "{fen} {m:?}");
                 moves += 1;
                 checks += usize::from(child.is_check());
             }

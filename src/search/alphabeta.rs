@@ -13,7 +13,7 @@ use super::params;
 use super::pruning::{Singular, TtExtension};
 use super::see::see_ge;
 use crate::game::repeats;
-use crate::movegen::gives_check;
+use crate::movegen::CheckInfo;
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, NO_EVAL, TB_WIN};
 use crate::tt::{Bound, PackedMove, TtEntry, score_from_tt, score_to_tt};
 
@@ -219,6 +219,7 @@ impl Searcher {
             },
             quiets_tried: MoveList::new(),
             tacticals_tried: MoveList::new(),
+            check_info: None,
         };
         self.keys.push(key);
         // The table's move first, before the list, unless the previous PV's move goes first.
@@ -309,8 +310,15 @@ impl Searcher {
             && state.result.best_score > -MATE_BOUND
             && ((depth <= params::lmp_max_depth() && state.quiets_tried.len() >= state.lmp_limit)
                 || state.futile);
-        let loses_exchange = || may_see_prune && !see_ge(pos, m, -see_margin * depth);
-        if (past_limit && !gives_check(pos, m)) || loses_exchange() {
+        if past_limit
+            && !state
+                .check_info
+                .get_or_insert_with(|| CheckInfo::of(pos))
+                .gives_check(pos, m)
+        {
+            return false;
+        }
+        if may_see_prune && !see_ge(pos, m, -see_margin * depth) {
             return false;
         }
         let (child, child_key) = self.enter_child(pos, key, ply, m);
@@ -525,6 +533,8 @@ struct MoveLoop {
     result: MovesResult,
     quiets_tried: MoveList,
     tacticals_tried: MoveList,
+    /// Found the first time a move past the pruning limits asks whether it gives check.
+    check_info: Option<CheckInfo>,
 }
 
 /// What a node's move loop found.
