@@ -6,7 +6,7 @@
 
 use shakmaty::attacks::{aligned, between, bishop_attacks, king_attacks, knight_attacks};
 use shakmaty::attacks::{pawn_attacks, queen_attacks, rook_attacks};
-use shakmaty::{Bitboard, Board, Chess, Color, Move, MoveList, Position, Role, Square};
+use shakmaty::{Bitboard, Board, ByRole, Chess, Color, Move, MoveList, Position, Role, Square};
 
 const FILE_A: Bitboard = Bitboard(0x0101_0101_0101_0101);
 const FILE_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
@@ -137,8 +137,8 @@ pub fn has_legal_move(pos: &Chess) -> bool {
 pub struct CheckInfo {
     /// The other side's king (none only in positions a `Chess` cannot hold).
     king: Option<Square>,
-    /// By role (pawn to king, as `Role as usize - 1`): the squares that check from there.
-    squares: [Bitboard; 6],
+    /// By role: the squares from which such a piece checks.
+    squares: ByRole<Bitboard>,
     /// The side's own pieces that uncover a check by leaving the line to the king.
     discoverers: Bitboard,
 }
@@ -150,7 +150,7 @@ impl CheckInfo {
         let Some(king) = board.king_of(!us) else {
             return CheckInfo {
                 king: None,
-                squares: [Bitboard::EMPTY; 6],
+                squares: ByRole::default(),
                 discoverers: Bitboard::EMPTY,
             };
         };
@@ -159,14 +159,14 @@ impl CheckInfo {
         // A piece moving onto one of these squares checks with the board as it stands: only a
         // piece already checking could open a line to the king from its new square by leaving
         // the old one, and the other king is never in check on this side's move.
-        let squares = [
-            pawn_attacks(!us, king),
-            knight_attacks(king),
-            diagonal,
-            straight,
-            diagonal | straight,
-            Bitboard::EMPTY,
-        ];
+        let squares = ByRole {
+            pawn: pawn_attacks(!us, king),
+            knight: knight_attacks(king),
+            bishop: diagonal,
+            rook: straight,
+            queen: diagonal | straight,
+            king: Bitboard::EMPTY,
+        };
         let ours = board.by_color(us);
         let snipers = ours
             & ((bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens())
@@ -200,7 +200,7 @@ impl CheckInfo {
             ..
         } = m
         {
-            return self.squares[role as usize - 1].contains(to)
+            return self.squares.get(role).contains(to)
                 || (self.discoverers.contains(from) && !aligned(from, to, king));
         }
         // Promotions, en passant and castling are rare among the moves the search asks about:
