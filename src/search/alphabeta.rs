@@ -294,8 +294,9 @@ impl Searcher {
         // Shallow moves that lose material in the exchange on their target square are
         // skipped: captures losing more than a pawn a ply, quiets more than
         // `quiet_see_margin` a ply. A capture that passed the exchange test for ordering
-        // passes it here too. Quiet moves past the late-move or futility limit go unless they
-        // give check (asked before the exchange test, which costs more).
+        // passes it here too. Quiet moves past the late-move or futility limit, or with a
+        // history too poor for the depth, go unless they give check (asked before the
+        // exchange test, which costs more).
         let see_margin = if quiet {
             params::quiet_see_margin()
         } else {
@@ -309,7 +310,11 @@ impl Searcher {
             && quiet
             && state.result.best_score > -MATE_BOUND
             && ((depth <= params::lmp_max_depth() && state.quiets_tried.len() >= state.lmp_limit)
-                || state.futile);
+                || state.futile
+                || (params::history_prune_margin() > 0
+                    && depth <= params::history_prune_max_depth()
+                    && quiet_history(order)
+                        .is_some_and(|h| h < -params::history_prune_margin() * depth)));
         if past_limit
             && !state
                 .check_info

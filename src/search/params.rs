@@ -164,6 +164,12 @@ tunables! {
     lmp_max_depth = 7 in 2..=12, step 0.5;
     lmp_base = 3 in 0..=12, step 1.0;
 
+    /// History pruning: at non-PV nodes of remaining depth up to `history_prune_max_depth`,
+    /// plain quiet moves whose history is below `-history_prune_margin` per ply are skipped
+    /// once a move has been searched (0: off).
+    history_prune_max_depth = 3 in 1..=8, step 0.5;
+    history_prune_margin = 0 in 0..=8192, step 256.0;
+
     /// Static-exchange pruning at non-PV nodes of depth up to `see_prune_max_depth`: captures
     /// losing more than `see_prune_margin` per ply of depth are skipped, and quiet moves losing
     /// more than `quiet_see_margin` per ply.
