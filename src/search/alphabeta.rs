@@ -302,6 +302,22 @@ impl Searcher {
         } else {
             params::see_prune_margin()
         };
+        // The depth a quiet move is judged at: the node's, or (`prune_at_reduced_depth`) what
+        // its late-move reduction would leave.
+        let judged_depth = if quiet && state.may_prune && params::prune_at_reduced_depth() > 0 {
+            depth - self.planned_reduction(node, index, order)
+        } else {
+            depth
+        };
+        let futile = if judged_depth < depth {
+            judged_depth <= params::futility_max_depth()
+                && node.eval.eval
+                    + params::futility_base()
+                    + params::futility_margin() * judged_depth
+                    <= state.alpha
+        } else {
+            state.futile
+        };
         let may_see_prune = state.may_prune
             && depth <= params::see_prune_max_depth()
             && state.result.best_score > -MATE_BOUND
@@ -310,7 +326,7 @@ impl Searcher {
             && quiet
             && state.result.best_score > -MATE_BOUND
             && ((depth <= params::lmp_max_depth() && state.quiets_tried.len() >= state.lmp_limit)
-                || state.futile
+                || futile
                 || (params::history_prune_margin() > 0
                     && depth <= params::history_prune_max_depth()
                     && quiet_history(order)
@@ -323,7 +339,7 @@ impl Searcher {
         {
             return false;
         }
-        if may_see_prune && !see_ge(pos, m, -see_margin * depth) {
+        if may_see_prune && !see_ge(pos, m, -see_margin * judged_depth) {
             return false;
         }
         let (child, child_key) = self.enter_child(pos, key, ply, m);
@@ -415,6 +431,14 @@ impl Searcher {
         order_score: i32,
         child: &Chess,
     ) -> i32 {
+        let r = self.planned_reduction(node, index, order_score);
+        if r > 0 && child.is_check() { 0 } else { r }
+    }
+
+    /// The late-move reduction of the `index`-th move with ordering score `order_score`, as
+    /// long as it does not give check (the caller knows): none for early or tactical moves.
+    #[inline]
+    fn planned_reduction(&self, node: &Node, index: usize, order_score: i32) -> i32 {
         let Node { depth, pv_node, .. } = *node;
         let min_index = if pv_node {
             params::lmr_min_index_pv() as usize
@@ -425,7 +449,6 @@ impl Searcher {
             && index >= min_index
             && !node.in_check
             && is_plain_quiet(order_score)
-            && !child.is_check()
         {
             let mut r = self.lmr[(depth as usize).min(63)][index.min(63)] - i32::from(pv_node);
             // A quiet move with a good history is reduced less, one with a bad history more.

@@ -158,6 +158,10 @@ tunables! {
     futility_max_depth = 6 in 2..=12, step 0.5;
     futility_base = 90 in 0..=300, step 10.0;
     futility_margin = 100 in 30..=250, step 8.0;
+    /// Futility and the exchange test of a quiet move judged at the depth its late-move
+    /// reduction would leave (1) instead of the node's depth (0), so that late quiet moves are
+    /// pruned as the shallow searches they would get.
+    prune_at_reduced_depth = 0 in 0..=1, step 1.0;
 
     /// Late-move pruning: at depth up to `lmp_max_depth`, quiet moves after the first
     /// `(lmp_base + depth²) / (2 − improving)` are skipped.
