@@ -210,8 +210,7 @@ impl Searcher {
             extension,
             may_prune: !pv_node && !in_check,
             lmp_limit: ((params::lmp_base() + depth * depth) / (2 - i32::from(improving))) as usize,
-            futile: depth <= params::futility_max_depth()
-                && eval + params::futility_base() + params::futility_margin() * depth <= alpha,
+            futile: futile(eval, depth, alpha),
             result: MovesResult {
                 best_score: -INFINITY,
                 best_move: None,
@@ -310,11 +309,7 @@ impl Searcher {
             depth
         };
         let futile = if judged_depth < depth {
-            judged_depth <= params::futility_max_depth()
-                && node.eval.eval
-                    + params::futility_base()
-                    + params::futility_margin() * judged_depth
-                    <= state.alpha
+            futile(node.eval.eval, judged_depth, state.alpha)
         } else {
             state.futile
         };
@@ -572,6 +567,14 @@ struct MovesResult {
     best_move: Option<Move>,
     raised_alpha: bool,
 }
+/// Futility: whether a quiet move searched to `depth` with the evaluation `eval` stays at or
+/// below `alpha` even with the futility margin.
+#[inline]
+fn futile(eval: i32, depth: i32, alpha: i32) -> bool {
+    depth <= params::futility_max_depth()
+        && eval + params::futility_base() + params::futility_margin() * depth <= alpha
+}
+
 /// Neither side can mate (cheap test first: only positions with few pieces qualify).
 #[inline]
 pub(super) fn insufficient_material(pos: &Chess) -> bool {
