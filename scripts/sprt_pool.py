@@ -16,8 +16,13 @@ differently) against whoever it played, and prints
   when there are some, else from single games);
 - time forfeits per engine.
 
+When an earlier part's PGN is gone (it was written on a machine that did not last), its counts
+from an earlier report stand in for it: `--add-games W,L,D` (the tested engine's wins, losses
+and draws) and `--add-pairs N0,N1,N2,N3,N4` (its game pairs scoring 0, 1/4, 1/2, 3/4 and 1).
+
 Usage:
     scripts/sprt_pool.py --engine new,new_b run1.pgn run2.pgn [--elo0 0 --elo1 10]
+    scripts/sprt_pool.py --engine new run2.pgn --add-games 275,237,616 --add-pairs 25,124,234,150,31
 """
 import argparse
 import math
@@ -64,6 +69,19 @@ def llr(samples, elo0, elo1):
     return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
 
 
+def counts_of(size):
+    """A parser for `size` comma-separated counts (non-negative integers)."""
+    def parse(text):
+        try:
+            values = [int(v) for v in text.split(",")]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not {size} comma-separated counts: {text!r}")
+        if len(values) != size or min(values) < 0:
+            raise argparse.ArgumentTypeError(f"not {size} comma-separated counts: {text!r}")
+        return values
+    return parse
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("pgn", nargs="+", help="PGN files written by cutechess-cli (-pgnout)")
@@ -72,6 +90,10 @@ def main():
     ap.add_argument("--elo1", type=float, default=10.0)
     ap.add_argument("--alpha", type=float, default=0.05)
     ap.add_argument("--beta", type=float, default=0.05)
+    ap.add_argument("--add-games", type=counts_of(3), metavar="W,L,D",
+                    help="wins, losses and draws of an earlier part whose PGN is gone")
+    ap.add_argument("--add-pairs", type=counts_of(5), metavar="N0,N1,N2,N3,N4",
+                    help="that part's game pairs by score 0, 1/4, 1/2, 3/4, 1 (pentanomial)")
     args = ap.parse_args()
     names = set(args.engine.split(","))
 
@@ -99,6 +121,15 @@ def main():
                 loser = white if result == "0-1" else black
                 forfeits[loser] += 1
 
+    earlier_pairs = []
+    if args.add_games:
+        w, l, d = args.add_games
+        singles += [1.0] * w + [0.0] * l + [0.5] * d
+        wins, losses, draws = wins + w, losses + l, draws + d
+    if args.add_pairs:
+        for value, count in zip((0.0, 0.25, 0.5, 0.75, 1.0), args.add_pairs):
+            earlier_pairs += [value] * count
+
     n = len(singles)
     if n == 0:
         sys.exit(f"sprt_pool.py: no finished game of {args.engine} in the files given")
@@ -107,7 +138,7 @@ def main():
     half = 1.959964 * math.sqrt(var / n)
     lo, hi = elo_of(max(1e-9, score - half)), elo_of(min(1 - 1e-9, score + half))
     los = 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses)))) if wins + losses else 0.5
-    pairs = [sum(p) / 2.0 for p in rounds.values() if len(p) == 2]
+    pairs = [sum(p) / 2.0 for p in rounds.values() if len(p) == 2] + earlier_pairs
     lower = math.log(args.beta / (1.0 - args.alpha))
     upper = math.log((1.0 - args.beta) / args.alpha)
 
