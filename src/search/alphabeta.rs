@@ -101,6 +101,7 @@ impl Searcher {
             depth: depth - i32::from(iir),
             ply,
             pv_node,
+            tt_pv: pv_node || entry.is_some_and(|e| e.pv),
             in_check,
             excluded,
             entry,
@@ -445,7 +446,9 @@ impl Searcher {
             && !node.in_check
             && is_plain_quiet(order_score)
         {
-            let mut r = self.lmr[(depth as usize).min(63)][index.min(63)] - i32::from(pv_node);
+            let mut r = self.lmr[(depth as usize).min(63)][index.min(63)]
+                - i32::from(pv_node)
+                - i32::from(node.tt_pv) * params::tt_pv_reduction();
             // A quiet move with a good history is reduced less, one with a bad history more.
             let weight = params::lmr_history_percent();
             if weight > 0
@@ -486,6 +489,7 @@ impl Searcher {
             node.depth,
             bound,
             raw,
+            node.tt_pv,
         );
         // The evaluation's error, where the result says more than it: not in check, not
         // decided by a capture or promotion, not a bound on the evaluation's own side.
@@ -532,6 +536,8 @@ pub(super) struct Node<'a> {
     pub depth: i32,
     pub ply: usize,
     pub pv_node: bool,
+    /// The node is on the PV or its position has been (its table entry says so).
+    pub tt_pv: bool,
     pub in_check: bool,
     /// The move a singular-extension search leaves out.
     pub excluded: Option<Move>,

@@ -127,6 +127,9 @@ tunables! {
     /// A quiet move's reduction falls by one ply per 8,192 of its history (with the
     /// continuation histories) at 100 percent, rises as much for a bad history (0: off).
     lmr_history_percent = 0 in 0..=200, step 10.0;
+    /// Late-move reductions this many plies smaller at nodes that are on the PV or whose
+    /// position has been (the table entry keeps a mark), on top of the PV node's one ply.
+    tt_pv_reduction = 0 in 0..=2, step 0.5;
 
     /// Continuation histories: the weight in percent of a quiet move's standing after each of
     /// the two moves before the node, added to its history in ordering (0: not kept at all).

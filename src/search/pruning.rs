@@ -73,6 +73,7 @@ impl Searcher {
             (depth + 6).min(MAX_PLY as i32),
             bound,
             NO_EVAL,
+            false,
         );
         Some(score)
     }
@@ -204,6 +205,7 @@ impl Searcher {
                     shallow + 1,
                     Bound::Lower,
                     node.eval.raw,
+                    false,
                 );
                 cut = Some(if score >= MATE_BOUND { beta } else { score });
                 break;

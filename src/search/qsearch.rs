@@ -60,6 +60,7 @@ impl Searcher {
                 0,
                 Bound::Lower,
                 raw_eval,
+                false,
             );
             return static_eval;
         }
@@ -132,8 +133,15 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, best_move, score_to_tt(best, ply), 0, bound, raw_eval);
+        self.tt.store(
+            key,
+            best_move,
+            score_to_tt(best, ply),
+            0,
+            bound,
+            raw_eval,
+            pv_node,
+        );
         best
     }
 }

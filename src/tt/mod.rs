@@ -75,6 +75,8 @@ pub struct TtEntry {
     pub bound: Bound,
     /// The position's static evaluation, or `NO_EVAL` when it was not computed (in check).
     pub eval: i32,
+    /// The position has been a PV node since the entry was made for it.
+    pub pv: bool,
 }
 
 impl Bound {
@@ -97,10 +99,22 @@ pub struct TranspositionTable {
 /// Searches are aged modulo this (the age takes 6 bits of a slot).
 const AGE_MASK: u8 = 63;
 
-/// Packs a slot's data word: move (bits 0–15), score (16–31), depth (32–39), bound (40–41),
-/// age (42–47), static evaluation (48–63).
-fn encode(mv: PackedMove, score: i32, depth: i32, bound: Bound, age: u8, eval: i32) -> u64 {
+/// The bit of a slot's data word (above the packed move's 15) that marks a PV position.
+const PV_BIT: u64 = 1 << 15;
+
+/// Packs a slot's data word: move (bits 0–14), PV flag (15), score (16–31), depth (32–39),
+/// bound (40–41), age (42–47), static evaluation (48–63).
+fn encode(
+    mv: PackedMove,
+    pv: bool,
+    score: i32,
+    depth: i32,
+    bound: Bound,
+    age: u8,
+    eval: i32,
+) -> u64 {
     u64::from(mv.0)
+        | if pv { PV_BIT } else { 0 }
         | (u64::from(score as i16 as u16) << 16)
         | (u64::from(depth.clamp(0, 255) as u8) << 32)
         | (u64::from(bound as u8) << 40)
@@ -115,11 +129,12 @@ fn decode(data: u64) -> (TtEntry, u8) {
         _ => Bound::Exact,
     };
     let entry = TtEntry {
-        mv: PackedMove(data as u16),
+        mv: PackedMove(data as u16 & 0x7fff),
         score: i32::from((data >> 16) as u16 as i16),
         depth: i32::from((data >> 32) as u8),
         bound,
         eval: i32::from((data >> 48) as u16 as i16),
+        pv: data & PV_BIT != 0,
     };
     (entry, ((data >> 42) as u8) & AGE_MASK)
 }
@@ -186,15 +201,27 @@ impl TranspositionTable {
     /// Stores a result. A slot holding another position is replaced when it is from an older
     /// search or not deeper; the same position is replaced unless the new result is much
     /// shallower and not exact. A result without a move keeps the stored move, and one without
-    /// a static evaluation (`NO_EVAL`) the stored evaluation.
+    /// a static evaluation (`NO_EVAL`) the stored evaluation; a position once marked as a PV
+    /// node (`pv`) stays marked while its entry lasts.
     #[inline]
-    pub fn store(&self, key: u64, mv: PackedMove, score: i32, depth: i32, bound: Bound, eval: i32) {
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: PackedMove,
+        score: i32,
+        depth: i32,
+        bound: Bound,
+        eval: i32,
+        pv: bool,
+    ) {
         let slot = self.slot(key);
         let age = self.age.load(Ordering::Relaxed);
         let old = slot.data.load(Ordering::Relaxed);
         let same = old != 0 && slot.check.load(Ordering::Relaxed) ^ old == key;
         let mut mv = mv;
         let mut eval = eval;
+        let mut pv = pv;
         if old != 0 {
             let (entry, old_age) = decode(old);
             if same {
@@ -207,11 +234,12 @@ impl TranspositionTable {
                 if eval == NO_EVAL {
                     eval = entry.eval;
                 }
+                pv |= entry.pv;
             } else if old_age == age && depth < entry.depth {
                 return;
             }
         }
-        let data = encode(mv, score, depth, bound, age, eval);
+        let data = encode(mv, pv, score, depth, bound, age, eval);
         slot.check.store(key ^ data, Ordering::Relaxed);
         slot.data.store(data, Ordering::Relaxed);
     }
@@ -265,20 +293,28 @@ mod tests {
         let tt = TranspositionTable::new(1).unwrap();
         let pos = Chess::default();
         let m = pos.legal_moves()[3];
-        tt.store(12345, PackedMove::pack(m), -321, 7, Bound::Lower, 57);
+        tt.store(12345, PackedMove::pack(m), -321, 7, Bound::Lower, 57, false);
         let e = tt.probe(12345).unwrap();
         assert!(e.mv.matches(m));
         assert_eq!(
-            (e.score, e.depth, e.bound, e.eval),
-            (-321, 7, Bound::Lower, 57)
+            (e.score, e.depth, e.bound, e.eval, e.pv),
+            (-321, 7, Bound::Lower, 57, false)
         );
         // A later result without an evaluation or a move keeps both.
-        tt.store(12345, PackedMove::NONE, 400, 9, Bound::Exact, NO_EVAL);
+        tt.store(
+            12345,
+            PackedMove::NONE,
+            400,
+            9,
+            Bound::Exact,
+            NO_EVAL,
+            false,
+        );
         let e = tt.probe(12345).unwrap();
         assert!(e.mv.matches(m));
         assert_eq!(
-            (e.score, e.depth, e.bound, e.eval),
-            (400, 9, Bound::Exact, 57)
+            (e.score, e.depth, e.bound, e.eval, e.pv),
+            (400, 9, Bound::Exact, 57, false)
         );
         tt.store(
             u64::MAX / 3,
@@ -287,10 +323,42 @@ mod tests {
             0,
             Bound::Upper,
             NO_EVAL,
+            false,
         );
         let e = tt.probe(u64::MAX / 3).unwrap();
         assert_eq!((e.score, e.eval), (-MATE + 3, NO_EVAL));
         assert!(tt.probe(54321).is_none());
+    }
+
+    /// A position stored from a PV node stays marked through later stores from non-PV
+    /// nodes, and the mark takes nothing from the move stored beside it.
+    #[test]
+    fn the_pv_mark_stays_with_the_position() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let pos = crate::game::test_position("8/P7/8/8/8/8/8/k6K w - - 0 1");
+        let promotion = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.promotion() == Some(shakmaty::Role::Queen))
+            .unwrap();
+        tt.store(
+            777,
+            PackedMove::pack(promotion),
+            10,
+            5,
+            Bound::Exact,
+            3,
+            true,
+        );
+        let e = tt.probe(777).unwrap();
+        assert!(e.pv && e.mv.matches(promotion));
+        tt.store(777, PackedMove::NONE, -20, 6, Bound::Upper, 3, false);
+        let e = tt.probe(777).unwrap();
+        assert!(e.pv && e.mv.matches(promotion));
+        assert_eq!((e.score, e.depth, e.bound), (-20, 6, Bound::Upper));
+        // Another position starts unmarked.
+        tt.store(u64::MAX / 5, PackedMove::NONE, 0, 1, Bound::Lower, 0, false);
+        assert!(tt.probe(u64::MAX / 5).is_some_and(|e| !e.pv));
     }
 
     #[test]
