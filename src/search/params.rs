@@ -99,8 +99,8 @@ tunables! {
 
     /// Null-move pruning: minimum remaining depth, and reduction `base + depth / divisor`.
     null_move_min_depth = 3 in 1..=6, step 0.5;
-    null_move_base_reduction = 2 in 1..=5, step 0.5;
-    null_move_depth_divisor = 4 in 2..=8, step 0.5;
+    null_move_base_reduction = 3 in 1..=5, step 0.5;
+    null_move_depth_divisor = 3 in 2..=8, step 0.5;
 
     /// Internal iterative reduction: minimum remaining depth of a non-PV node without a TT
     /// move that is searched a ply shallower.
