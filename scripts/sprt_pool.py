@@ -75,7 +75,7 @@ def counts_of(size):
         try:
             values = [int(v) for v in text.split(",")]
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not {size} comma-separated counts: {text!r}")
+            values = []
         if len(values) != size or min(values) < 0:
             raise argparse.ArgumentTypeError(f"not {size} comma-separated counts: {text!r}")
         return values

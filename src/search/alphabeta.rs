@@ -573,6 +573,7 @@ struct MovesResult {
     best_move: Option<Move>,
     raised_alpha: bool,
 }
+
 /// Futility: whether a quiet move searched to `depth` with the evaluation `eval` stays at or
 /// below `alpha` even with the futility margin.
 #[inline]

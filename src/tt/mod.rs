@@ -129,7 +129,7 @@ fn decode(data: u64) -> (TtEntry, u8) {
         _ => Bound::Exact,
     };
     let entry = TtEntry {
-        mv: PackedMove(data as u16 & 0x7fff),
+        mv: PackedMove(data as u16 & !(PV_BIT as u16)),
         score: i32::from((data >> 16) as u16 as i16),
         depth: i32::from((data >> 32) as u8),
         bound,
