@@ -1,8 +1,11 @@
 //! Correction history: how far search results have strayed from the static evaluation in
 //! positions with the same pawns, kept per side and added to later evaluations of such positions.
+//! With `nonpawn_correction_percent` above 0, the same is kept by each colour's pieces other
+//! than pawns (king included), and their mean is added with that weight.
 
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Bitboard, Chess, Color, Position};
 
+use super::params;
 use crate::score::MATE_BOUND;
 
 /// Slots per side (a power of two).
@@ -17,13 +20,17 @@ const WEIGHT_SCALE: i32 = 256;
 const MAX_WEIGHT: i32 = 16;
 
 pub struct CorrectionHistory {
+    /// By side to move and pawn structure.
     table: Box<[[i32; SLOTS]; 2]>,
+    /// By side to move, then by the white and the black pieces other than pawns.
+    nonpawn: Box<[[[i32; SLOTS]; 2]; 2]>,
 }
 
 impl Default for CorrectionHistory {
     fn default() -> Self {
         CorrectionHistory {
             table: Box::new([[0; SLOTS]; 2]),
+            nonpawn: Box::new([[[0; SLOTS]; 2]; 2]),
         }
     }
 }
@@ -33,14 +40,24 @@ impl CorrectionHistory {
         for side in self.table.iter_mut() {
             side.fill(0);
         }
+        for side in self.nonpawn.iter_mut().flatten() {
+            side.fill(0);
+        }
     }
 
     /// `raw`, the static evaluation of `pos` for its side to move, corrected by what searches
-    /// of positions with the same pawns found.
+    /// of positions with the same pawns (and, with a weight, the same other pieces) found.
     #[inline]
     pub fn correct(&self, pos: &Chess, raw: i32) -> i32 {
-        let slot = self.table[pos.turn() as usize][pawn_slot(pos)];
-        (raw + slot / GRAIN).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        let side = pos.turn() as usize;
+        let mut correction = self.table[side][pawn_slot(pos)];
+        let percent = params::nonpawn_correction_percent();
+        if percent > 0 {
+            let [white, black] = nonpawn_slots(pos);
+            let pieces = self.nonpawn[side][0][white] + self.nonpawn[side][1][black];
+            correction += pieces / 2 * percent / 100;
+        }
+        (raw + correction / GRAIN).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Records that a search of `pos` to `depth` scored `score` where the uncorrected static
@@ -49,8 +66,16 @@ impl CorrectionHistory {
     pub fn update(&mut self, pos: &Chess, depth: i32, raw: i32, score: i32) {
         let error = (score - raw).clamp(-MAX_CORRECTION, MAX_CORRECTION) * GRAIN;
         let weight = (depth + 1).clamp(1, MAX_WEIGHT);
-        let slot = &mut self.table[pos.turn() as usize][pawn_slot(pos)];
-        *slot = (*slot * (WEIGHT_SCALE - weight) + error * weight) / WEIGHT_SCALE;
+        let side = pos.turn() as usize;
+        let towards = |slot: &mut i32| {
+            *slot = (*slot * (WEIGHT_SCALE - weight) + error * weight) / WEIGHT_SCALE;
+        };
+        towards(&mut self.table[side][pawn_slot(pos)]);
+        if params::nonpawn_correction_percent() > 0 {
+            let [white, black] = nonpawn_slots(pos);
+            towards(&mut self.nonpawn[side][0][white]);
+            towards(&mut self.nonpawn[side][1][black]);
+        }
     }
 }
 
@@ -63,6 +88,24 @@ fn pawn_slot(pos: &Chess) -> usize {
     let black = (pawns & board.by_color(Color::Black)).0;
     let h = splitmix64(splitmix64(white) ^ black);
     (h >> (64 - SLOTS.trailing_zeros())) as usize
+}
+
+/// The table slots of the white and of the black pieces other than pawns: each colour's
+/// knights, bishops, rooks, queens and king, mixed.
+#[inline]
+fn nonpawn_slots(pos: &Chess) -> [usize; 2] {
+    let board = pos.board();
+    let mix = |color: Color| {
+        let own = board.by_color(color);
+        let part = |b: Bitboard, k: u64| (b & own).0.wrapping_mul(k);
+        let h = part(board.knights(), 0x9E37_79B9_7F4A_7C15)
+            ^ part(board.bishops(), 0xC2B2_AE3D_27D4_EB4F)
+            ^ part(board.rooks(), 0x1656_67B1_9E37_79F9)
+            ^ part(board.queens(), 0x27D4_EB2F_1656_67C5)
+            ^ part(board.kings(), 0xFF51_AFD7_ED55_8CCD);
+        (splitmix64(h) >> (64 - SLOTS.trailing_zeros())) as usize
+    };
+    [mix(Color::White), mix(Color::Black)]
 }
 
 /// A 64-bit finalizer (the one of SplitMix64): every input bit reaches every output bit.

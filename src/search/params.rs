@@ -131,6 +131,10 @@ tunables! {
     /// position has been (the table entry keeps a mark), on top of the PV node's one ply.
     tt_pv_reduction = 0 in 0..=2, step 0.5;
 
+    /// Correction history by each colour's pieces other than pawns: the weight in percent of
+    /// the mean of the two colours' corrections, added to the pawn structure's (0: not kept).
+    nonpawn_correction_percent = 0 in 0..=200, step 10.0;
+
     /// Continuation histories: the weight in percent of a quiet move's standing after each of
     /// the two moves before the node, added to its history in ordering (0: not kept at all).
     cont_history_percent = 0 in 0..=200, step 10.0;
