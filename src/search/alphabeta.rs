@@ -448,7 +448,8 @@ impl Searcher {
         {
             let mut r = self.lmr[(depth as usize).min(63)][index.min(63)]
                 - i32::from(pv_node)
-                - i32::from(node.tt_pv) * params::tt_pv_reduction();
+                - i32::from(node.tt_pv) * params::tt_pv_reduction()
+                + i32::from(!node.eval.improving) * params::lmr_not_improving();
             // A quiet move with a good history is reduced less, one with a bad history more.
             let weight = params::lmr_history_percent();
             if weight > 0

@@ -130,6 +130,9 @@ tunables! {
     /// Late-move reductions this many plies smaller at nodes that are on the PV or whose
     /// position has been (the table entry keeps a mark), on top of the PV node's one ply.
     tt_pv_reduction = 0 in 0..=2, step 0.5;
+    /// Late-move reductions this many plies larger where the static evaluation has not risen
+    /// since the side's previous move.
+    lmr_not_improving = 0 in 0..=2, step 0.5;
 
     /// Correction history by each colour's pieces other than pawns: the weight in percent of
     /// the mean of the two colours' corrections, added to the pawn structure's (0: not kept).
@@ -153,6 +156,10 @@ tunables! {
     /// cutoff spares generating and scoring them (0: the moves are generated first). The
     /// others are then scored after the table move's search, with its history updates.
     tt_move_first = 0 in 0..=1, step 1.0;
+
+    /// Quiescence off the PV stands pat on the table's score where its bound lies beyond the
+    /// static evaluation in its own direction (1), or on the static evaluation alone (0).
+    qs_tt_stand_pat = 0 in 0..=1, step 1.0;
 
     /// Reverse futility pruning: at non-PV nodes of remaining depth up to `rfp_max_depth`, a
     /// static evaluation this far above beta per ply (one ply less when not improving)

@@ -8,10 +8,10 @@ use shakmaty::{Chess, MoveList, Position};
 use super::Searcher;
 use super::alphabeta::insufficient_material;
 use super::ordering::{TT_MOVE, pick_next};
+use super::params;
 use super::see::see_ge;
 use crate::movegen::{has_legal_move, noisy_moves};
-use crate::score::MAX_PLY;
-use crate::score::{DRAW, INFINITY, MATE};
+use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::tt::{Bound, PackedMove, score_from_tt, score_to_tt};
 
 impl Searcher {
@@ -50,6 +50,19 @@ impl Searcher {
         let tt_move = entry.map_or(PackedMove::NONE, |e| e.mv);
         let raw_eval = self.node_static_eval(pos, ply, entry, in_check);
         let static_eval = self.search_eval(pos, raw_eval, pv_node);
+        // With `qs_tt_stand_pat`, off the PV a stored score whose bound lies beyond the static
+        // evaluation in its own direction is the better stand-pat.
+        let static_eval = match entry {
+            Some(e) if !in_check && !pv_node && params::qs_tt_stand_pat() > 0 => {
+                let s = score_from_tt(e.score, ply);
+                if s.abs() < MATE_BOUND && e.bound.cuts(s, static_eval, static_eval) {
+                    s
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
         // Off the PV, a stand-pat cut needs no moves. (On it, the moves come first, so that a
         // stalemate is scored as the draw it is and the PV's leaf reproduces its score.)
         if !in_check && !pv_node && static_eval >= beta {
