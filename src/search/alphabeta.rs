@@ -106,6 +106,7 @@ impl Searcher {
             excluded,
             entry,
             tt_move,
+            tt_capture: params::lmr_tt_capture() > 0 && is_capture_or_promotion(pos, tt_move),
             eval: self.node_evals(pos, ply, entry, in_check, pv_node, excluded.is_some()),
         };
         let Evals {
@@ -449,7 +450,8 @@ impl Searcher {
             let mut r = self.lmr[(depth as usize).min(63)][index.min(63)]
                 - i32::from(pv_node)
                 - i32::from(node.tt_pv) * params::tt_pv_reduction()
-                + i32::from(!node.eval.improving) * params::lmr_not_improving();
+                + i32::from(!node.eval.improving) * params::lmr_not_improving()
+                + i32::from(node.tt_capture) * params::lmr_tt_capture();
             // A quiet move with a good history is reduced less, one with a bad history more.
             let weight = params::lmr_history_percent();
             if weight > 0
@@ -544,6 +546,8 @@ pub(super) struct Node<'a> {
     pub excluded: Option<Move>,
     pub entry: Option<TtEntry>,
     pub tt_move: PackedMove,
+    /// The table's move captures or promotes (found only when `lmr_tt_capture` reads it).
+    pub tt_capture: bool,
     pub eval: Evals,
 }
 
@@ -581,6 +585,15 @@ struct MovesResult {
 fn futile(eval: i32, depth: i32, alpha: i32) -> bool {
     depth <= params::futility_max_depth()
         && eval + params::futility_base() + params::futility_margin() * depth <= alpha
+}
+
+/// Whether `packed`, a move of `pos` as the table keeps it, lands on an opponent's piece or
+/// promotes (an en passant capture counts as quiet here).
+#[inline]
+fn is_capture_or_promotion(pos: &Chess, packed: PackedMove) -> bool {
+    packed.parts().is_some_and(|(_, to, promotion)| {
+        promotion.is_some() || pos.board().by_color(!pos.turn()).contains(to)
+    })
 }
 
 /// Neither side can mate (cheap test first: only positions with few pieces qualify).

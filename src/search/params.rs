@@ -133,6 +133,9 @@ tunables! {
     /// Late-move reductions this many plies larger where the static evaluation has not risen
     /// since the side's previous move.
     lmr_not_improving = 0 in 0..=2, step 0.5;
+    /// Late-move reductions this many plies larger where the table's move is a capture or
+    /// promotion.
+    lmr_tt_capture = 0 in 0..=2, step 0.5;
 
     /// Correction history by each colour's pieces other than pawns: the weight in percent of
     /// the mean of the two colours' corrections, added to the pawn structure's (0: not kept).
