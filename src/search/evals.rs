@@ -117,7 +117,10 @@ impl Searcher {
             self.stack[ply].acc == Accumulator::from_position(&self.net, pos),
             "stale accumulator at ply {ply}"
         );
-        self.stack[ply].acc.network_output(&self.net, pos)
+        crate::eval::fifty_move_scaled(
+            self.stack[ply].acc.network_output(&self.net, pos),
+            pos.halfmoves(),
+        )
     }
 
     /// Plays `m` from `pos`, the node at `ply` with key `key`: the child and its key, with the
