@@ -58,14 +58,7 @@ impl Searcher {
         // For pruning, a stored score whose bound lies beyond the static evaluation in its own
         // direction is the better estimate.
         let eval = match entry {
-            Some(e) if !in_check => {
-                let s = score_from_tt(e.score, ply);
-                if e.bound.cuts(s, static_eval, static_eval) && s.abs() < MATE_BOUND {
-                    s
-                } else {
-                    static_eval
-                }
-            }
+            Some(e) if !in_check => refined_by_table(e, ply, static_eval),
             _ => static_eval,
         };
         Evals {
@@ -148,5 +141,17 @@ impl Searcher {
     pub(super) fn push_accumulator(&mut self, ply: usize, pos: &Chess, m: &Move) {
         let (done, next) = self.stack.split_at_mut(ply + 1);
         next[0].acc.set_after(&done[ply].acc, &self.net, pos, m);
+    }
+}
+
+/// `static_eval` of the node at `ply`, or the score its table entry `e` stored where that
+/// entry's bound lies beyond the static evaluation in its own direction (and is no mate).
+#[inline]
+pub(super) fn refined_by_table(e: TtEntry, ply: usize, static_eval: i32) -> i32 {
+    let s = score_from_tt(e.score, ply);
+    if e.bound.cuts(s, static_eval, static_eval) && s.abs() < MATE_BOUND {
+        s
+    } else {
+        static_eval
     }
 }

@@ -7,11 +7,12 @@ use shakmaty::{Chess, MoveList, Position};
 
 use super::Searcher;
 use super::alphabeta::insufficient_material;
+use super::evals::refined_by_table;
 use super::ordering::{TT_MOVE, pick_next};
 use super::params;
 use super::see::see_ge;
 use crate::movegen::{has_legal_move, noisy_moves};
-use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::score::{DRAW, INFINITY, MATE, MAX_PLY};
 use crate::tt::{Bound, PackedMove, score_from_tt, score_to_tt};
 
 impl Searcher {
@@ -54,12 +55,7 @@ impl Searcher {
         // evaluation in its own direction is the better stand-pat.
         let static_eval = match entry {
             Some(e) if !in_check && !pv_node && params::qs_tt_stand_pat() > 0 => {
-                let s = score_from_tt(e.score, ply);
-                if s.abs() < MATE_BOUND && e.bound.cuts(s, static_eval, static_eval) {
-                    s
-                } else {
-                    static_eval
-                }
+                refined_by_table(e, ply, static_eval)
             }
             _ => static_eval,
         };
