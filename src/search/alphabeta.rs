@@ -591,9 +591,9 @@ fn futile(eval: i32, depth: i32, alpha: i32) -> bool {
 /// promotes (an en passant capture counts as quiet here).
 #[inline]
 fn is_capture_or_promotion(pos: &Chess, packed: PackedMove) -> bool {
-    packed.parts().is_some_and(|(_, to, promotion)| {
-        promotion.is_some() || pos.board().by_color(!pos.turn()).contains(to)
-    })
+    packed
+        .parts()
+        .is_some_and(|(_, to, promotion)| promotion.is_some() || pos.them().contains(to))
 }
 
 /// Neither side can mate (cheap test first: only positions with few pieces qualify).
