@@ -70,10 +70,12 @@ def read_games(paths, engine):
 
 def settled_at(scores, limit):
     """The first ply from which every score stays at or below -limit, or None."""
-    for k, (ply, _) in enumerate(scores):
-        if all(s <= -limit for _, s in scores[k:]):
-            return ply
-    return None
+    first = None
+    for ply, s in reversed(scores):
+        if s > -limit:
+            break
+        first = ply
+    return first
 
 
 def main():
@@ -112,12 +114,12 @@ def main():
             print(f"{band:+15.1f}   {statistics.median(v):+15.2f}   {statistics.mean(v):+5.2f}   {len(v):9d}")
     if lost:
         plies = [p for p, _, _ in lost]
-        own = [s for _, s, _ in lost if s is not None]
+        then = [s for _, s, _ in lost if s is not None]
         lags = [g for _, _, g in lost if g is not None]
         print(f"{len(lost)} lost games: the opponent's score stays at or below -{args.lost:g} "
               f"from ply {statistics.median(plies):g} (median)")
-        if own:
-            print(f"  the engine's own score then: median {statistics.median(own):+.2f}")
+        if then:
+            print(f"  the engine's own score then: median {statistics.median(then):+.2f}")
         if lags:
             print(f"  plies until the engine's score stays there too: median "
                   f"{statistics.median(lags):g}")
