@@ -142,11 +142,9 @@ fn evalfile_loads_a_network_that_searches_then_use() {
     assert_eq!(
         p.sync(),
         [format!(
-            "info string EvalFile: using the network in '{}' ({} hidden neurons, {} output \
-             buckets)",
+            "info string EvalFile: using the network in '{}' ({})",
             path.display(),
-            pivot::nnue::HIDDEN,
-            pivot::nnue::BUCKETS
+            shifted.shape()
         )]
     );
     p.send("eval");
