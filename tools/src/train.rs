@@ -226,10 +226,12 @@ impl FloatNet {
     }
 
     /// This network with king buckets after `map`, each starting from this network's input
-    /// weights (which must have no king buckets), so that it evaluates every position as
-    /// before; the same network if it already has exactly these buckets. A `factored` network
-    /// keeps those weights as the part all buckets share, trained on every position, and
-    /// starts each bucket's own part at zero, trained on the positions of its king squares;
+    /// weights, so that it evaluates every position as before; the same network if it
+    /// already has exactly these buckets. A network with king buckets can only be split
+    /// further: each new bucket must lie within one of its buckets, whose weights it copies
+    /// (`four` into `eight`, for one). A `factored` network keeps the weights of a network
+    /// without buckets as the part all buckets share, trained on every position, and starts
+    /// each bucket's own part at zero, trained on the positions of its king squares;
     /// otherwise each bucket starts from a copy and learns from its own positions alone.
     pub fn with_king_buckets(
         mut self,
@@ -240,19 +242,54 @@ impl FloatNet {
         if (self.king_buckets, self.king_map) == (king_buckets, map) {
             return Ok(self);
         }
-        if self.king_buckets != 1 {
-            return Err(format!(
-                "a network of {} king buckets cannot start one of another layout",
-                self.king_buckets
-            ));
-        }
         check_king_map(king_buckets, &map)?;
+        if self.king_buckets != 1 {
+            return self.split_king_buckets(king_buckets, map, factored);
+        }
         if factored {
             self.factor = std::mem::take(&mut self.w1);
             self.w1 = vec![0.0; king_buckets * self.factor.len()];
         } else {
             self.w1 = self.w1.repeat(king_buckets);
         }
+        self.king_buckets = king_buckets;
+        self.king_map = map;
+        Ok(self)
+    }
+
+    /// This network's king buckets split into the finer ones of `map` (see
+    /// [`FloatNet::with_king_buckets`]); a shared part, if any or if `factored` asks for one
+    /// (then at zero), stays shared.
+    fn split_king_buckets(
+        mut self,
+        king_buckets: usize,
+        map: KingMap,
+        factored: bool,
+    ) -> Result<FloatNet, String> {
+        let mut parent = vec![None; king_buckets];
+        for (&new, &old) in map.iter().zip(&self.king_map) {
+            match parent[usize::from(new)] {
+                None => parent[usize::from(new)] = Some(usize::from(old)),
+                Some(p) if p == usize::from(old) => {}
+                Some(_) => {
+                    return Err(format!(
+                        "king bucket {new} of the new layout spans more than one of the \
+                         network's {} king buckets",
+                        self.king_buckets
+                    ));
+                }
+            }
+        }
+        let rows = INPUTS * HIDDEN;
+        let mut w1 = Vec::with_capacity(king_buckets * rows);
+        // check_king_map gave every new bucket a square, so every parent is known.
+        for old in parent.into_iter().flatten() {
+            w1.extend_from_slice(&self.w1[old * rows..][..rows]);
+        }
+        if factored && self.factor.is_empty() {
+            self.factor = vec![0.0; rows];
+        }
+        self.w1 = w1;
         self.king_buckets = king_buckets;
         self.king_map = map;
         Ok(self)
@@ -849,6 +886,40 @@ not a fen | 0 | 0.5
             back.with_king_buckets(2, king_layout("halves").unwrap().1, false)
                 .is_err()
         );
+    }
+
+    /// A network with king buckets splits into finer ones (`four` into `eight`) and evaluates
+    /// every position as before, but not into a layout that cuts across its buckets.
+    #[test]
+    fn king_buckets_split_into_finer_ones_only() {
+        let (n4, map4) = king_layout("four").unwrap();
+        let (n8, map8) = king_layout("eight").unwrap();
+        let mut four = plain_built_in().with_king_buckets(n4, map4, false).unwrap();
+        // Tell the four buckets apart, so that a split copying the wrong one shows.
+        for (b, rows) in four.w1.chunks_exact_mut(INPUTS * HIDDEN).enumerate() {
+            rows.iter_mut().for_each(|x| *x += 0.01 * b as f32);
+        }
+        let eight = four.clone().with_king_buckets(n8, map8, false).unwrap();
+        assert_eq!((eight.king_buckets(), eight.king_map()), (n8, map8));
+        let text = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1 | 50 | 1.0\n\
+                    8/8/2k5/8/3P4/8/5K2/8 b - - 0 1 | -20 | 0.5\n\
+                    r3k3/8/8/8/8/8/1K6/8 w - - 0 1 | -300 | 0.0\n";
+        let (mut coarse, mut fine) = (Data::new(map4), Data::new(map8));
+        for data in [&mut coarse, &mut fine] {
+            data.load(LINES, 0.0, true, &mut Skipped::default());
+            data.load(text, 0.0, true, &mut Skipped::default());
+        }
+        assert_eq!(coarse.len(), fine.len());
+        let (mut us, mut them) = ([0f32; HIDDEN], [0f32; HIDDEN]);
+        for (a, b) in coarse.entries.iter().zip(&fine.entries) {
+            let x = four.forward(coarse.features_of(a), &mut us, &mut them);
+            let y = eight.forward(fine.features_of(b), &mut us, &mut them);
+            assert!((x - y).abs() < 1e-5, "{x} vs {y}");
+        }
+        let Err(err) = eight.with_king_buckets(n4, map4, false) else {
+            panic!("eight king buckets cannot merge into four");
+        };
+        assert!(err.contains("spans more than one"), "{err}");
     }
 
     /// Grown with a shared part, the network evaluates and quantizes as the plain copies do;
