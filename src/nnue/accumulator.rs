@@ -1,7 +1,7 @@
 //! The hidden layer of both sides, built from a position or updated by a move.
-use shakmaty::{CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
+use shakmaty::{Bitboard, Board, CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
-use super::{HIDDEN, Network, bucket, feature};
+use super::{HIDDEN, INPUTS, Network, bucket, feature};
 
 /// Both sides' hidden-layer sums (before activation): White's, then Black's.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -15,6 +15,35 @@ fn slot(color: Color) -> usize {
     match color {
         Color::White => 0,
         Color::Black => 1,
+    }
+}
+
+/// Each side's sums in each king bucket as they were last summed, with the pieces they were
+/// summed for. A king move into another bucket starts from that bucket's last sums and adds or
+/// takes away only the pieces that have changed since, instead of summing every piece again.
+/// The sums come out exactly as from scratch; the table belongs to one network.
+pub struct RefreshTable {
+    /// Side `slot(color)` of bucket `b` at `2 * b + slot(color)`.
+    entries: Vec<RefreshEntry>,
+}
+
+#[derive(Clone)]
+struct RefreshEntry {
+    sums: [i16; HIDDEN],
+    /// The pieces summed, by colour (`slot`) and role (pawn first).
+    pieces: [[Bitboard; 6]; 2],
+}
+
+impl RefreshTable {
+    /// A table for `net`: every entry an empty board (the hidden biases).
+    pub fn new(net: &Network) -> RefreshTable {
+        let empty = RefreshEntry {
+            sums: net.hidden_bias,
+            pieces: [[Bitboard::EMPTY; 6]; 2],
+        };
+        RefreshTable {
+            entries: vec![empty; 2 * net.king_buckets],
+        }
     }
 }
 
@@ -43,6 +72,47 @@ impl Accumulator {
         }
     }
 
+    /// Sums `perspective`'s side for the pieces of `board` from `table`'s last sums in its king
+    /// bucket, which are then brought up to date.
+    fn refresh_from(
+        &mut self,
+        net: &Network,
+        board: &Board,
+        perspective: Color,
+        table: &mut RefreshTable,
+    ) {
+        let offset = net.king_offset_on(perspective, board);
+        let Some(entry) = table
+            .entries
+            .get_mut(2 * (offset / INPUTS) + slot(perspective))
+        else {
+            // A table of another network: sum from scratch.
+            self.refresh(net, board, perspective);
+            return;
+        };
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let piece = Piece { color, role };
+                let now = board.by_piece(piece);
+                let was = &mut entry.pieces[slot(color)][role as usize - 1];
+                for square in now & !*was {
+                    let column = &net.hidden_weights[offset + feature(perspective, piece, square)];
+                    for (a, &w) in entry.sums.iter_mut().zip(column) {
+                        *a = a.wrapping_add(w);
+                    }
+                }
+                for square in *was & !now {
+                    let column = &net.hidden_weights[offset + feature(perspective, piece, square)];
+                    for (a, &w) in entry.sums.iter_mut().zip(column) {
+                        *a = a.wrapping_sub(w);
+                    }
+                }
+                *was = now;
+            }
+        }
+        self.sides[slot(perspective)] = entry.sums;
+    }
+
     /// The evaluation of `pos` (the position these accumulators hold) for its side to move, in
     /// centipawns.
     #[inline]
@@ -61,15 +131,22 @@ impl Accumulator {
     }
 
     /// Sets these accumulators to `prev`'s after `m` is played in `before` (the position `prev`
-    /// holds), in one pass over each side's sums. A king move into another king bucket sums
-    /// the mover's side again from scratch.
+    /// holds), giving `after`, in one pass over each side's sums. A king move into another king
+    /// bucket sums the mover's side again, from its bucket's entry in `table`.
     #[inline]
-    pub fn set_after(&mut self, prev: &Accumulator, net: &Network, before: &Chess, m: &Move) {
+    pub fn set_after(
+        &mut self,
+        prev: &Accumulator,
+        net: &Network,
+        (before, after): (&Chess, &Chess),
+        m: &Move,
+        table: &mut RefreshTable,
+    ) {
         // Two copies: the one without king buckets has none of their work.
         if net.king_buckets > 1 {
-            self.set_after_in::<true>(prev, net, before, m);
+            self.set_after_in::<true>(prev, net, (before, after), m, table);
         } else {
-            self.set_after_in::<false>(prev, net, before, m);
+            self.set_after_in::<false>(prev, net, (before, after), m, table);
         }
     }
 
@@ -79,8 +156,9 @@ impl Accumulator {
         &mut self,
         prev: &Accumulator,
         net: &Network,
-        before: &Chess,
+        (before, after): (&Chess, &Chess),
         m: &Move,
+        table: &mut RefreshTable,
     ) {
         let color = before.turn();
         // Each side's first input column (its king bucket's), and the side summed again.
@@ -102,9 +180,7 @@ impl Accumulator {
             if let Some(to) = king_to
                 && net.king_offset(color, to) != offsets[slot(color)]
             {
-                let mut after = before.clone();
-                after.play_unchecked(*m);
-                self.refresh(net, after.board(), color);
+                self.refresh_from(net, after.board(), color, table);
                 refreshed = Some(slot(color));
             }
         }
@@ -235,10 +311,19 @@ mod tests {
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
 
-    /// The accumulators after `m` is played in `before`, from `acc`, those of `before`.
-    fn after(acc: &Accumulator, net: &Network, before: &Chess, m: &Move) -> Accumulator {
+    /// The accumulators after `m` is played in `before`, from `acc`, those of `before`, with
+    /// king-bucket refreshes through `table`.
+    fn after(
+        acc: &Accumulator,
+        net: &Network,
+        before: &Chess,
+        m: &Move,
+        table: &mut RefreshTable,
+    ) -> Accumulator {
+        let mut child = before.clone();
+        child.play_unchecked(*m);
         let mut next = *acc;
-        next.set_after(acc, net, before, m);
+        next.set_after(acc, net, (before, &child), m, table);
         next
     }
 
@@ -277,18 +362,20 @@ mod tests {
                 .unwrap()
                 .into_position(CastlingMode::Standard)
                 .unwrap();
-            // Every legal move from the start, then every legal move after each.
+            // Every legal move from the start, then every legal move after each, through one
+            // refresh table: each refresh starts from the last one in its bucket.
+            let mut table = RefreshTable::new(net);
             let acc = Accumulator::from_position(net, &start);
             for m in start.legal_moves() {
                 let mut child = start.clone();
                 child.play_unchecked(m);
-                let updated = after(&acc, net, &start, &m);
+                let updated = after(&acc, net, &start, &m, &mut table);
                 let rebuilt = Accumulator::from_position(net, &child);
                 assert!(updated.sides == rebuilt.sides, "{fen} {m}");
                 for m2 in child.legal_moves() {
                     let mut grandchild = child.clone();
                     grandchild.play_unchecked(m2);
-                    let updated2 = after(&updated, net, &child, &m2);
+                    let updated2 = after(&updated, net, &child, &m2, &mut table);
                     let rebuilt2 = Accumulator::from_position(net, &grandchild);
                     assert!(updated2.sides == rebuilt2.sides, "{fen} {m} {m2}");
                 }

@@ -17,7 +17,7 @@ use std::sync::{Arc, OnceLock};
 
 use shakmaty::{Chess, Color, Piece, Square};
 
-pub use accumulator::Accumulator;
+pub use accumulator::{Accumulator, RefreshTable};
 
 /// Piece-square inputs: 2 colours × 6 roles × 64 squares.
 pub const INPUTS: usize = 768;

@@ -131,16 +131,22 @@ impl Searcher {
         child.play_unchecked(m);
         let child_key = key_after(pos, key, m, &child);
         self.tt.prefetch(child_key);
-        self.push_accumulator(ply, pos, &m);
+        self.push_accumulator(ply, pos, &child, &m);
         self.stack[ply].mv = Some(m);
         (child, child_key)
     }
 
-    /// Sets the accumulators of the child reached by `m` from `pos`, the node at `ply`.
+    /// Sets the accumulators of `child`, reached by `m` from `pos`, the node at `ply`.
     #[inline]
-    pub(super) fn push_accumulator(&mut self, ply: usize, pos: &Chess, m: &Move) {
+    pub(super) fn push_accumulator(&mut self, ply: usize, pos: &Chess, child: &Chess, m: &Move) {
         let (done, next) = self.stack.split_at_mut(ply + 1);
-        next[0].acc.set_after(&done[ply].acc, &self.net, pos, m);
+        next[0].acc.set_after(
+            &done[ply].acc,
+            &self.net,
+            (pos, child),
+            m,
+            &mut self.refresh,
+        );
     }
 }
 

@@ -33,7 +33,7 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::eval::static_eval;
 use crate::game::Game;
-use crate::nnue::{self, Network};
+use crate::nnue::{self, Network, RefreshTable};
 use crate::score::{self, DRAW, INFINITY, MATE, MAX_PLY, is_mate};
 use crate::tb::{Tablebases, TbSettings};
 use crate::tt::{Bound, PackedMove, TranspositionTable};
@@ -196,6 +196,8 @@ pub struct Searcher {
     order_scores: Vec<[i32; MAX_MOVES]>,
     /// The network of the current search.
     net: Arc<Network>,
+    /// Its king buckets' last sums, for the king moves that change bucket.
+    refresh: RefreshTable,
     /// `UCI_ShowRefutations`: non-PV nodes keep their best line in the PV table too, and
     /// `refutations` holds the line found against each root move in the current iteration.
     collect_lines: bool,
@@ -266,6 +268,7 @@ impl Searcher {
             stack: frame::new_stack(),
             order_scores: vec![[0; MAX_MOVES]; MAX_PLY + 1],
             net: nnue::embedded(),
+            refresh: RefreshTable::new(&nnue::embedded()),
             collect_lines: false,
             refutations: Vec::new(),
             currline: None,
@@ -414,6 +417,7 @@ impl Searcher {
     fn prepare(&mut self, job: &Job) {
         self.tt = Arc::clone(&job.tt);
         self.net = Arc::clone(&job.network);
+        self.refresh = RefreshTable::new(&self.net);
         self.collect_lines = job.limits.show_refutations && !self.helper;
         self.refutations.clear();
         // One new age per search, however many threads share the table.

@@ -53,7 +53,7 @@ impl Searcher {
         let child_key = key_after(&root, self.root_key, mv, &child);
         self.prepare_root_frame(&root);
         self.stack[0].mv = Some(mv);
-        self.push_accumulator(0, &root, &mv);
+        self.push_accumulator(0, &root, &child, &mv);
         self.keys.push(self.root_key);
         self.negamax(
             &child,
