@@ -126,7 +126,8 @@ fn datagen_rescore_and_train_read_each_other() {
         "{err}"
     );
 
-    // The shipped network grown into king buckets, refined: a format-3 file the engine reads.
+    // The shipped network grown (or split) into eight king buckets, refined: a format-3 file
+    // the engine reads.
     let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/../src/nnue/pivot.nnue");
     let bucketed = dir.join("kings.nnue");
     let (code, out, err) = tools(&[
@@ -137,7 +138,7 @@ fn datagen_rescore_and_train_read_each_other() {
         "--init",
         shipped,
         "--king-buckets",
-        "four",
+        "eight",
         "--epochs",
         "1",
         "--batch",
@@ -151,8 +152,8 @@ fn datagen_rescore_and_train_read_each_other() {
         "{out}"
     );
     let net = pivot::nnue::file::decode(&std::fs::read(&bucketed).unwrap()).unwrap();
-    assert_eq!(net.king_buckets, 4);
-    // Refining it keeps its buckets; another layout for it is refused.
+    assert_eq!(net.king_buckets, 8);
+    // Refining it keeps its buckets; a coarser layout for it is refused.
     let (code, _, err) = tools(&[
         "train",
         path(&data),
@@ -164,7 +165,10 @@ fn datagen_rescore_and_train_read_each_other() {
         "halves",
     ]);
     assert_eq!(code, 2);
-    assert!(err.contains("cannot start one of another layout"), "{err}");
+    assert!(
+        err.contains("king bucket 0 of the new layout spans more than one of the network's 8"),
+        "{err}"
+    );
     let (code, _, err) = tools(&[
         "train",
         path(&data),
