@@ -86,7 +86,7 @@ impl Accumulator {
             .entries
             .get_mut(2 * (offset / INPUTS) + slot(perspective))
         else {
-            // A table of another network: sum from scratch.
+            // A table made for a network of fewer king buckets: sum from scratch.
             self.refresh(net, board, perspective);
             return;
         };
