@@ -93,17 +93,17 @@ impl Accumulator {
         for color in Color::ALL {
             for role in Role::ALL {
                 let piece = Piece { color, role };
+                let column =
+                    |square| &net.hidden_weights[offset + feature(perspective, piece, square)];
                 let now = board.by_piece(piece);
                 let was = &mut entry.pieces[slot(color)][role as usize - 1];
                 for square in now & !*was {
-                    let column = &net.hidden_weights[offset + feature(perspective, piece, square)];
-                    for (a, &w) in entry.sums.iter_mut().zip(column) {
+                    for (a, &w) in entry.sums.iter_mut().zip(column(square)) {
                         *a = a.wrapping_add(w);
                     }
                 }
                 for square in *was & !now {
-                    let column = &net.hidden_weights[offset + feature(perspective, piece, square)];
-                    for (a, &w) in entry.sums.iter_mut().zip(column) {
+                    for (a, &w) in entry.sums.iter_mut().zip(column(square)) {
                         *a = a.wrapping_sub(w);
                     }
                 }

@@ -852,13 +852,7 @@ not a fen | 0 | 0.5
         let mut skipped = Skipped::default();
         flat.load(LINES, 0.0, true, &mut skipped);
         bucketed.load(LINES, 0.0, true, &mut skipped);
-        assert_eq!(flat.len(), bucketed.len());
-        let (mut us, mut them) = ([0f32; HIDDEN], [0f32; HIDDEN]);
-        for (a, b) in flat.entries.iter().zip(&bucketed.entries) {
-            let x = shipped.forward(flat.features_of(a), &mut us, &mut them);
-            let y = grown.forward(bucketed.features_of(b), &mut us, &mut them);
-            assert!((x - y).abs() < 1e-6, "{x} vs {y}");
-        }
+        assert_same_evals((&shipped, &flat), (&grown, &bucketed), 1e-6);
         // Every king in LINES stands on its home ranks: buckets 0 and 1 only.
         let mut grad = grown.zeros_like();
         grown.backward(&bucketed, &bucketed.entries, &mut grad);
@@ -909,13 +903,7 @@ not a fen | 0 | 0.5
             data.load(LINES, 0.0, true, &mut Skipped::default());
             data.load(text, 0.0, true, &mut Skipped::default());
         }
-        assert_eq!(coarse.len(), fine.len());
-        let (mut us, mut them) = ([0f32; HIDDEN], [0f32; HIDDEN]);
-        for (a, b) in coarse.entries.iter().zip(&fine.entries) {
-            let x = four.forward(coarse.features_of(a), &mut us, &mut them);
-            let y = eight.forward(fine.features_of(b), &mut us, &mut them);
-            assert!((x - y).abs() < 1e-5, "{x} vs {y}");
-        }
+        assert_same_evals((&four, &coarse), (&eight, &fine), 1e-5);
         let Err(err) = eight.with_king_buckets(n4, map4, false) else {
             panic!("eight king buckets cannot merge into four");
         };
@@ -958,6 +946,22 @@ not a fen | 0 | 0.5
     }
 
     /// The built-in network's first king bucket as a float network without king buckets.
+    /// Asserts that two networks, each on the same positions read for its own king map,
+    /// evaluate every position alike, within `tolerance`.
+    fn assert_same_evals(
+        (a, a_data): (&FloatNet, &Data),
+        (b, b_data): (&FloatNet, &Data),
+        tolerance: f32,
+    ) {
+        assert_eq!(a_data.len(), b_data.len());
+        let (mut us, mut them) = ([0f32; HIDDEN], [0f32; HIDDEN]);
+        for (ea, eb) in a_data.entries.iter().zip(&b_data.entries) {
+            let x = a.forward(a_data.features_of(ea), &mut us, &mut them);
+            let y = b.forward(b_data.features_of(eb), &mut us, &mut them);
+            assert!((x - y).abs() < tolerance, "{x} vs {y}");
+        }
+    }
+
     fn plain_built_in() -> FloatNet {
         FloatNet::from_weights(&weights_of(&pivot::nnue::network().king_bucket(0)), 1).unwrap()
     }
