@@ -53,12 +53,19 @@ pub fn king_layout(name: &str) -> Option<(usize, KingMap)> {
         "four" => Some((4, by(|file, rank| file / 4 + 2 * usize::from(rank >= 2)))),
         // Pairs of files (a–b, c–d, e–f, g–h), each split into the home ranks and the rest.
         "eight" => Some((8, by(|file, rank| file / 2 + 4 * usize::from(rank >= 2)))),
+        // The pairs of files, each split into the back rank, the second rank and the rest.
+        "twelve" => Some((12, by(|file, rank| file / 2 + 4 * rank.min(2)))),
+        // The pairs of files, each split into ranks 1, 2, 3–4 and 5–8.
+        "sixteen" => Some((
+            16,
+            by(|file, rank| file / 2 + 4 * [0, 1, 2, 2, 3, 3, 3, 3][rank]),
+        )),
         _ => None,
     }
 }
 
 /// The names [`king_layout`] knows.
-pub const KING_LAYOUTS: &str = "none, halves, four, eight";
+pub const KING_LAYOUTS: &str = "none, halves, four, eight, twelve, sixteen";
 
 /// Why a data line was not used.
 #[derive(Debug, Default)]
@@ -831,13 +838,22 @@ not a fen | 0 | 0.5
             let (n, map) = king_layout(name).unwrap();
             check_king_map(n, &map).unwrap();
         }
-        assert!(king_layout("twelve").is_none());
+        assert!(king_layout("thirty-two").is_none());
         // From each side's own view: White's king on g1 and Black's on g8 share a bucket.
         let (_, map) = king_layout("four").unwrap();
         assert_eq!(map[relative(Color::White, shakmaty::Square::G1)], 1);
         assert_eq!(map[relative(Color::Black, shakmaty::Square::G8)], 1);
         assert_eq!(map[relative(Color::Black, shakmaty::Square::B7)], 0);
         assert_eq!(map[relative(Color::White, shakmaty::Square::E4)], 3);
+        // `twelve` and `sixteen` tell g1 from g2, and `sixteen` the fourth rank from the fifth.
+        let (_, map) = king_layout("twelve").unwrap();
+        assert_eq!(map[relative(Color::White, shakmaty::Square::G1)], 3);
+        assert_eq!(map[relative(Color::White, shakmaty::Square::G2)], 7);
+        assert_eq!(map[relative(Color::Black, shakmaty::Square::A3)], 8);
+        let (_, map) = king_layout("sixteen").unwrap();
+        assert_eq!(map[relative(Color::Black, shakmaty::Square::G7)], 7);
+        assert_eq!(map[relative(Color::White, shakmaty::Square::D4)], 9);
+        assert_eq!(map[relative(Color::White, shakmaty::Square::D5)], 13);
     }
 
     /// The shipped network grown into king buckets evaluates the data as it did; training
@@ -882,32 +898,40 @@ not a fen | 0 | 0.5
         );
     }
 
-    /// A network with king buckets splits into finer ones (`four` into `eight`) and evaluates
-    /// every position as before, but not into a layout that cuts across its buckets.
+    /// A network with king buckets splits into finer ones (`four` into `eight`, `eight` into
+    /// `twelve`, `twelve` into `sixteen`) and evaluates every position as before, but not into
+    /// a layout that cuts across its buckets.
     #[test]
     fn king_buckets_split_into_finer_ones_only() {
-        let (n4, map4) = king_layout("four").unwrap();
-        let (n8, map8) = king_layout("eight").unwrap();
-        let mut four = plain_built_in().with_king_buckets(n4, map4, false).unwrap();
-        // Tell the four buckets apart, so that a split copying the wrong one shows.
-        for (b, rows) in four.w1.chunks_exact_mut(INPUTS * HIDDEN).enumerate() {
-            rows.iter_mut().for_each(|x| *x += 0.01 * b as f32);
-        }
-        let eight = four.clone().with_king_buckets(n8, map8, false).unwrap();
-        assert_eq!((eight.king_buckets(), eight.king_map()), (n8, map8));
         let text = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1 | 50 | 1.0\n\
                     8/8/2k5/8/3P4/8/5K2/8 b - - 0 1 | -20 | 0.5\n\
-                    r3k3/8/8/8/8/8/1K6/8 w - - 0 1 | -300 | 0.0\n";
-        let (mut coarse, mut fine) = (Data::new(map4), Data::new(map8));
-        for data in [&mut coarse, &mut fine] {
+                    r3k3/8/8/8/8/8/1K6/8 w - - 0 1 | -300 | 0.0\n\
+                    8/8/8/2k5/8/6K1/8/8 w - - 0 1 | 0 | 0.5\n\
+                    8/5k2/8/8/1K6/8/8/8 b - - 0 1 | 10 | 0.5\n";
+        let data_for = |map| {
+            let mut data = Data::new(map);
             data.load(LINES, 0.0, true, &mut Skipped::default());
             data.load(text, 0.0, true, &mut Skipped::default());
-        }
-        assert_same_evals((&four, &coarse), (&eight, &fine), 1e-5);
-        let Err(err) = eight.with_king_buckets(n4, map4, false) else {
-            panic!("eight king buckets cannot merge into four");
+            data
         };
-        assert!(err.contains("spans more than one"), "{err}");
+        let (n4, map4) = king_layout("four").unwrap();
+        let mut coarse = plain_built_in().with_king_buckets(n4, map4, false).unwrap();
+        for finer in ["eight", "twelve", "sixteen"] {
+            // Tell the buckets apart, so that a split copying the wrong one shows.
+            for (b, rows) in coarse.w1.chunks_exact_mut(INPUTS * HIDDEN).enumerate() {
+                rows.iter_mut().for_each(|x| *x += 0.01 * b as f32);
+            }
+            let (n, map) = king_layout(finer).unwrap();
+            let fine = coarse.clone().with_king_buckets(n, map, false).unwrap();
+            assert_eq!((fine.king_buckets(), fine.king_map()), (n, map), "{finer}");
+            let coarse_data = data_for(coarse.king_map());
+            assert_same_evals((&coarse, &coarse_data), (&fine, &data_for(map)), 1e-5);
+            let Err(err) = fine.clone().with_king_buckets(n4, map4, false) else {
+                panic!("{finer} king buckets cannot merge into four");
+            };
+            assert!(err.contains("spans more than one"), "{finer}: {err}");
+            coarse = fine;
+        }
     }
 
     /// Grown with a shared part, the network evaluates and quantizes as the plain copies do;
