@@ -126,8 +126,8 @@ fn datagen_rescore_and_train_read_each_other() {
         "{err}"
     );
 
-    // The shipped network grown (or split) into eight king buckets, refined: a format-3 file
-    // the engine reads.
+    // The shipped network refined in sixteen king buckets (grown or split into them when it
+    // has fewer): a format-3 file the engine reads.
     let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/../src/nnue/pivot.nnue");
     let bucketed = dir.join("kings.nnue");
     let (code, out, err) = tools(&[
@@ -138,7 +138,7 @@ fn datagen_rescore_and_train_read_each_other() {
         "--init",
         shipped,
         "--king-buckets",
-        "eight",
+        "sixteen",
         "--epochs",
         "1",
         "--batch",
@@ -152,7 +152,7 @@ fn datagen_rescore_and_train_read_each_other() {
         "{out}"
     );
     let net = pivot::nnue::file::decode(&std::fs::read(&bucketed).unwrap()).unwrap();
-    assert_eq!(net.king_buckets, 8);
+    assert_eq!(net.king_buckets, 16);
     // Refining it keeps its buckets; a coarser layout for it is refused.
     let (code, _, err) = tools(&[
         "train",
@@ -166,7 +166,7 @@ fn datagen_rescore_and_train_read_each_other() {
     ]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("king bucket 0 of the new layout spans more than one of the network's 8"),
+        err.contains("king bucket 0 of the new layout spans more than one of the network's 16"),
         "{err}"
     );
     let (code, _, err) = tools(&[
