@@ -118,6 +118,12 @@ enum Cmd {
         /// bucket starts as a copy and learns from its own positions alone.
         #[arg(long, requires = "king_buckets")]
         shared_king_inputs: bool,
+        /// Keep each king bucket's own input weights as `--init` has them and train only the
+        /// rest: the shared part of `--shared-king-inputs` (then a correction every bucket
+        /// learns from every position), the biases and the output layers. For refining a
+        /// bucketed network on less data than its buckets can learn from one by one.
+        #[arg(long, requires = "init")]
+        freeze_king_buckets: bool,
         /// Measure the validation error on the positions of this file (as they are, not
         /// mirrored; repeat the option for several) instead of holding out the last 2% of the
         /// data: candidates trained on different data then compare on the same positions.
@@ -190,6 +196,7 @@ fn main() {
             init,
             king_buckets,
             shared_king_inputs,
+            freeze_king_buckets,
             validate,
         } => {
             if !(0.0..=1.0).contains(&result_weight) {
@@ -210,6 +217,7 @@ fn main() {
                     threads,
                     seed,
                     init: starting_network(init, king_buckets.as_deref(), shared_king_inputs, seed),
+                    freeze_king_buckets,
                 },
             )
         }

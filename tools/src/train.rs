@@ -234,7 +234,8 @@ impl FloatNet {
 
     /// This network with king buckets after `map`, each starting from this network's input
     /// weights, so that it evaluates every position as before; the same network if it
-    /// already has exactly these buckets. A network with king buckets can only be split
+    /// already has exactly these buckets (with a shared part at zero added if `factored` asks
+    /// for one and it has none). A network with king buckets can only be split
     /// further: each new bucket must lie within one of its buckets, whose weights it copies
     /// (`four` into `eight`, for one). A `factored` network keeps the weights of a network
     /// without buckets as the part all buckets share, trained on every position, and starts
@@ -247,6 +248,9 @@ impl FloatNet {
         factored: bool,
     ) -> Result<FloatNet, String> {
         if (self.king_buckets, self.king_map) == (king_buckets, map) {
+            if factored && self.factor.is_empty() {
+                self.factor = vec![0.0; INPUTS * HIDDEN];
+            }
             return Ok(self);
         }
         check_king_map(king_buckets, &map)?;
@@ -566,6 +570,9 @@ pub struct Settings {
     pub seed: u64,
     /// Where training starts: these weights, or random ones from `seed`.
     pub init: Option<FloatNet>,
+    /// Leave each king bucket's own input weights as they are and train only the rest: the
+    /// part all buckets share (of a factored network), the biases and the output layers.
+    pub freeze_king_buckets: bool,
 }
 
 /// Progress after an epoch.
@@ -618,6 +625,12 @@ pub fn train(data: &Data, settings: &Settings, mut report: impl FnMut(&Epoch)) -
         "the data was read for another king map than the network's"
     );
     let mut grads: Vec<FloatNet> = (0..threads).map(|_| net.zeros_like()).collect();
+    // `params_mut` yields the buckets' own input weights first.
+    let frozen = if settings.freeze_king_buckets {
+        net.w1.len()
+    } else {
+        0
+    };
     for epoch in 1..=settings.epochs {
         let rate = settings.rate
             * if epoch * 100 > settings.epochs * 85 {
@@ -673,6 +686,7 @@ pub fn train(data: &Data, settings: &Settings, mut report: impl FnMut(&Epoch)) -
                 .zip(first[0].params())
                 .zip(m.iter_mut())
                 .zip(v.iter_mut())
+                .skip(frozen)
             {
                 let g = g * scale;
                 *m = beta1 * *m + (1.0 - beta1) * g;
@@ -733,6 +747,7 @@ not a fen | 0 | 0.5
             threads: 2,
             seed: 7,
             init: None,
+            freeze_king_buckets: false,
         };
         let first = FloatNet::new(7).error(&data, &data.entries);
         let mut last = f64::MAX;
@@ -799,6 +814,7 @@ not a fen | 0 | 0.5
             threads: 1,
             seed: 7,
             init: Some(shipped),
+            freeze_king_buckets: false,
         };
         let mut after = f64::MAX;
         train(&data, &settings, |e| after = e.validation_error);
@@ -885,6 +901,7 @@ not a fen | 0 | 0.5
             threads: 2,
             seed: 7,
             init: Some(grown),
+            freeze_king_buckets: false,
         };
         let trained = train(&bucketed, &settings, |_| {});
         let bytes = pivot::nnue::file::encode(&trained.quantize());
@@ -956,6 +973,7 @@ not a fen | 0 | 0.5
             threads: 2,
             seed: 7,
             init: Some(shared.clone()),
+            freeze_king_buckets: false,
         };
         let trained = train(&data, &settings, |_| {});
         let own =
@@ -967,6 +985,38 @@ not a fen | 0 | 0.5
         let before = shared.effective();
         let after = trained.effective();
         assert_ne!(own(&after, 3), own(&before, 3));
+    }
+
+    /// A bucketed network given a shared part at zero evaluates as before; with its buckets
+    /// frozen, training moves only the shared part, the biases and the output layers.
+    #[test]
+    fn frozen_king_buckets_train_only_the_shared_part() {
+        let (n, map) = king_layout("four").unwrap();
+        let bucketed = plain_built_in().with_king_buckets(n, map, false).unwrap();
+        let factored = bucketed.clone().with_king_buckets(n, map, true).unwrap();
+        assert_eq!(factored.factor.len(), INPUTS * HIDDEN);
+        assert!(factored.factor.iter().all(|&w| w == 0.0));
+        assert_eq!(
+            pivot::nnue::file::encode(&factored.quantize()),
+            pivot::nnue::file::encode(&bucketed.quantize())
+        );
+        let mut data = Data::new(map);
+        data.load(LINES, 0.0, true, &mut Skipped::default());
+        let settings = Settings {
+            epochs: 2,
+            batch: 2,
+            rate: 0.001,
+            threads: 2,
+            seed: 7,
+            init: Some(factored.clone()),
+            freeze_king_buckets: true,
+        };
+        let trained = train(&data, &settings, |_| {});
+        assert_eq!(trained.w1, factored.w1);
+        assert_ne!(trained.factor, factored.factor);
+        assert_ne!(trained.w2, factored.w2);
+        let error = |net: &FloatNet| net.effective().error(&data, &data.entries);
+        assert!(error(&trained) < error(&factored));
     }
 
     /// The built-in network's first king bucket as a float network without king buckets.
