@@ -248,8 +248,8 @@ impl FloatNet {
         factored: bool,
     ) -> Result<FloatNet, String> {
         if (self.king_buckets, self.king_map) == (king_buckets, map) {
-            if factored && self.factor.is_empty() {
-                self.factor = vec![0.0; INPUTS * HIDDEN];
+            if factored {
+                self.add_shared_part();
             }
             return Ok(self);
         }
@@ -297,13 +297,21 @@ impl FloatNet {
         for old in parent.into_iter().flatten() {
             w1.extend_from_slice(&self.w1[old * rows..][..rows]);
         }
-        if factored && self.factor.is_empty() {
-            self.factor = vec![0.0; rows];
+        if factored {
+            self.add_shared_part();
         }
         self.w1 = w1;
         self.king_buckets = king_buckets;
         self.king_map = map;
         Ok(self)
+    }
+
+    /// Gives a network with king buckets a part all buckets share, at zero (so that it evaluates
+    /// as before), unless it has one.
+    fn add_shared_part(&mut self) {
+        if self.factor.is_empty() {
+            self.factor = vec![0.0; INPUTS * HIDDEN];
+        }
     }
 
     /// The floating-point network that `quantize` turns back into `w`, to train on from there.
@@ -964,18 +972,7 @@ not a fen | 0 | 0.5
             pivot::nnue::file::encode(&shared.quantize()),
             pivot::nnue::file::encode(&copies.quantize())
         );
-        let mut data = Data::new(map);
-        data.load(LINES, 0.0, true, &mut Skipped::default());
-        let settings = Settings {
-            epochs: 2,
-            batch: 2,
-            rate: 0.001,
-            threads: 2,
-            seed: 7,
-            init: Some(shared.clone()),
-            freeze_king_buckets: false,
-        };
-        let trained = train(&data, &settings, |_| {});
+        let (trained, _) = train_briefly_on_lines(&shared, false);
         let own =
             |net: &FloatNet, b: usize| net.w1[b * INPUTS * HIDDEN..][..INPUTS * HIDDEN].to_vec();
         // Every king in LINES stands on its home ranks: buckets 2 and 3 see no position.
@@ -1000,7 +997,17 @@ not a fen | 0 | 0.5
             pivot::nnue::file::encode(&factored.quantize()),
             pivot::nnue::file::encode(&bucketed.quantize())
         );
-        let mut data = Data::new(map);
+        let (trained, data) = train_briefly_on_lines(&factored, true);
+        assert_eq!(trained.w1, factored.w1);
+        assert_ne!(trained.factor, factored.factor);
+        assert_ne!(trained.w2, factored.w2);
+        let error = |net: &FloatNet| net.effective().error(&data, &data.entries);
+        assert!(error(&trained) < error(&factored));
+    }
+
+    /// `init` trained for two epochs on LINES (mirrored, read for its king map), and the data.
+    fn train_briefly_on_lines(init: &FloatNet, freeze_king_buckets: bool) -> (FloatNet, Data) {
+        let mut data = Data::new(init.king_map());
         data.load(LINES, 0.0, true, &mut Skipped::default());
         let settings = Settings {
             epochs: 2,
@@ -1008,15 +1015,10 @@ not a fen | 0 | 0.5
             rate: 0.001,
             threads: 2,
             seed: 7,
-            init: Some(factored.clone()),
-            freeze_king_buckets: true,
+            init: Some(init.clone()),
+            freeze_king_buckets,
         };
-        let trained = train(&data, &settings, |_| {});
-        assert_eq!(trained.w1, factored.w1);
-        assert_ne!(trained.factor, factored.factor);
-        assert_ne!(trained.w2, factored.w2);
-        let error = |net: &FloatNet| net.effective().error(&data, &data.entries);
-        assert!(error(&trained) < error(&factored));
+        (train(&data, &settings, |_| {}), data)
     }
 
     /// The built-in network's first king bucket as a float network without king buckets.
