@@ -1,5 +1,5 @@
-//! `pivot-tools`: Pivot's training pipeline on the command line: `datagen`, `rescore` and
-//! `train`. (The engine binary, `pivot`, holds only what a player or a tester uses.)
+//! `pivot-tools`: Pivot's training pipeline on the command line: `datagen`, `rescore`,
+//! `split` and `train`. (The engine binary, `pivot`, holds only what a player or a tester uses.)
 
 use std::fs::File;
 use std::path::PathBuf;
@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 
 use pivot::game::Game;
 use pivot::nnue;
-use pivot_tools::{datagen, rescore, train};
+use pivot_tools::{datagen, rescore, split, train};
 
 /// Pivot's training pipeline: self-play data, rescoring, and network training.
 #[derive(Parser)]
@@ -68,6 +68,21 @@ enum Cmd {
         /// Hash table size in MB, per thread.
         #[arg(long, default_value_t = 16)]
         hash: usize,
+    },
+    /// Cut a `datagen` round into a training file and a held-out file of whole games (the last
+    /// games that cover at least `--hold` lines), for `train --validate`.
+    Split {
+        /// The round's data file.
+        data: PathBuf,
+        /// Lines held out, at least.
+        #[arg(long, default_value_t = 40_000)]
+        hold: usize,
+        /// Where the training part goes (default: beside DATA, `_train` added to its name).
+        #[arg(long)]
+        train: Option<PathBuf>,
+        /// Where the held-out part goes (default: beside DATA, `_valid` added to its name).
+        #[arg(long)]
+        valid: Option<PathBuf>,
     },
     /// Train the evaluation network on `datagen` files and write it in Pivot's network format
     /// (the engine's src/nnue/pivot.nnue is the one built in).
@@ -183,6 +198,21 @@ fn main() {
                 hash_mb: hash,
             },
         ),
+        Cmd::Split {
+            data,
+            hold,
+            train,
+            valid,
+        } => {
+            let beside = |suffix: &str| {
+                let mut name = data.file_stem().unwrap_or_default().to_owned();
+                name.push(suffix);
+                data.with_file_name(name)
+            };
+            let train = train.unwrap_or_else(|| beside("_train.txt"));
+            let valid = valid.unwrap_or_else(|| beside("_valid.txt"));
+            run_split(&data, hold, &train, &valid)
+        }
         Cmd::Train {
             data,
             out,
@@ -316,6 +346,51 @@ fn run_rescore(data: &[PathBuf], out: &PathBuf, settings: &rescore::Settings) {
         ),
         Err(e) => fail(format!("writing {}: {e}", out.display())),
     }
+}
+
+fn run_split(data: &PathBuf, hold: usize, train: &PathBuf, valid: &PathBuf) {
+    let text = std::fs::read_to_string(data)
+        .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", data.display())));
+    let mut lines: Vec<&str> = text.lines().collect();
+    if !text.is_empty() && !text.ends_with('\n') {
+        // A datagen run stopped while writing leaves its last line unfinished.
+        lines.pop();
+        eprintln!(
+            "pivot-tools: {}: the unfinished last line is left out",
+            data.display()
+        );
+    }
+    let starts = split::game_starts(&lines).unwrap_or_else(|n| {
+        fail(format!(
+            "{}: line {n} is not a `FEN | score | result` line with a full FEN",
+            data.display()
+        ))
+    });
+    let Some(cut) = split::cut(&starts, lines.len(), hold) else {
+        fail(format!(
+            "{}: {} games in {} lines: too few to hold out {hold} lines and train on the rest",
+            data.display(),
+            starts.len(),
+            lines.len()
+        ))
+    };
+    let write = |path: &PathBuf, part: &[&str]| {
+        let mut body = part.join("\n");
+        body.push('\n');
+        std::fs::write(path, body)
+            .unwrap_or_else(|e| fail(format!("cannot write {}: {e}", path.display())));
+    };
+    write(train, &lines[..cut.at]);
+    write(valid, &lines[cut.at..]);
+    println!(
+        "{}: {} lines, {} games; {}: {} lines, {} games",
+        train.display(),
+        cut.at,
+        cut.training_games,
+        valid.display(),
+        lines.len() - cut.at,
+        cut.held_out_games
+    );
 }
 
 fn run_train(

@@ -21,10 +21,10 @@ fn path(p: &Path) -> &str {
 }
 
 #[test]
-fn help_lists_the_three_stages() {
+fn help_lists_the_stages() {
     let (code, out, _) = tools(&["--help"]);
     assert_eq!(code, 0);
-    for word in ["datagen", "rescore", "train"] {
+    for word in ["datagen", "rescore", "split", "train"] {
         assert!(out.contains(word), "{word} missing from:\n{out}");
     }
 }
@@ -58,6 +58,36 @@ fn datagen_rescore_and_train_read_each_other() {
         assert!(fields[1].parse::<i32>().is_ok(), "{line}");
         assert!(["1.0", "0.5", "0.0"].contains(&fields[2]), "{line}");
     }
+
+    // Split: the last game held out whole, the other two kept for training, no line lost; a
+    // hold that leaves no game to train on is refused.
+    let (train_part, valid_part) = (dir.join("train.txt"), dir.join("valid.txt"));
+    let split = |hold: &str| {
+        tools(&[
+            "split",
+            path(&data),
+            "--hold",
+            hold,
+            "--train",
+            path(&train_part),
+            "--valid",
+            path(&valid_part),
+        ])
+    };
+    let (code, out, err) = split("1");
+    assert_eq!(code, 0, "{err}");
+    let train_text = std::fs::read_to_string(&train_part).unwrap();
+    let valid_text = std::fs::read_to_string(&valid_part).unwrap();
+    assert_eq!(format!("{train_text}{valid_text}"), text);
+    let (trained, held) = (train_text.lines().count(), valid_text.lines().count());
+    assert!(
+        out.contains(&format!("{trained} lines, 2 games"))
+            && out.contains(&format!("{held} lines, 1 games")),
+        "{out}"
+    );
+    let (code, _, err) = split(&lines.len().to_string());
+    assert_eq!(code, 2);
+    assert!(err.contains("3 games in"), "{err}");
 
     let (code, out, err) = tools(&[
         "rescore",
@@ -190,6 +220,7 @@ fn bad_paths_get_a_message_and_status_2() {
     for args in [
         &["train", "/nonexistent/data.txt", "--out", "net.nnue"][..],
         &["rescore", "/nonexistent/data.txt", "--out", "r.txt"][..],
+        &["split", "/nonexistent/data.txt"][..],
     ] {
         let (code, _, err) = tools(args);
         assert_eq!(code, 2, "{args:?}");
