@@ -139,6 +139,11 @@ enum Cmd {
         /// bucketed network on less data than its buckets can learn from one by one.
         #[arg(long, requires = "init")]
         freeze_king_buckets: bool,
+        /// Pull the weights towards the `--init` network's at each step, `rate × anchor` of the
+        /// way (L2-SP, decoupled as in AdamW; 0: none): a prior for refining a network on less
+        /// data than made it.
+        #[arg(long, default_value_t = 0.0, requires = "init")]
+        anchor: f32,
         /// Measure the validation error on the positions of this file (as they are, not
         /// mirrored; repeat the option for several) instead of holding out the last 2% of the
         /// data: candidates trained on different data then compare on the same positions.
@@ -227,8 +232,12 @@ fn main() {
             king_buckets,
             shared_king_inputs,
             freeze_king_buckets,
+            anchor,
             validate,
         } => {
+            if !(anchor >= 0.0 && anchor.is_finite()) {
+                fail(format!("--anchor must be 0 or more, not {anchor}"));
+            }
             if !(0.0..=1.0).contains(&result_weight) {
                 fail(format!(
                     "--result-weight must lie in 0..1, not {result_weight}"
@@ -248,6 +257,7 @@ fn main() {
                     seed,
                     init: starting_network(init, king_buckets.as_deref(), shared_king_inputs, seed),
                     freeze_king_buckets,
+                    anchor,
                 },
             )
         }

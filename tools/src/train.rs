@@ -581,6 +581,11 @@ pub struct Settings {
     /// Leave each king bucket's own input weights as they are and train only the rest: the
     /// part all buckets share (of a factored network), the biases and the output layers.
     pub freeze_king_buckets: bool,
+    /// Pull towards the starting weights (L2-SP, decoupled as in AdamW): each step moves every
+    /// trained weight `rate × anchor` of the way back to where training started, so what the
+    /// starting network learned from data no longer at hand gives way only to what the new
+    /// data shows again and again (0: no pull).
+    pub anchor: f32,
 }
 
 /// Progress after an epoch.
@@ -633,6 +638,11 @@ pub fn train(data: &Data, settings: &Settings, mut report: impl FnMut(&Epoch)) -
         "the data was read for another king map than the network's"
     );
     let mut grads: Vec<FloatNet> = (0..threads).map(|_| net.zeros_like()).collect();
+    let start: Vec<f32> = if settings.anchor > 0.0 {
+        net.params().copied().collect()
+    } else {
+        Vec::new()
+    };
     // `params_mut` yields the buckets' own input weights first.
     let frozen = if settings.freeze_king_buckets {
         net.w1.len()
@@ -689,17 +699,22 @@ pub fn train(data: &Data, settings: &Settings, mut report: impl FnMut(&Epoch)) -
             let scale = 1.0 / batch.len() as f32;
             let c1 = 1.0 - beta1.powi(step);
             let c2 = 1.0 - beta2.powi(step);
-            for (((w, g), m), v) in net
+            let pull = rate * settings.anchor;
+            for (i, (((w, g), m), v)) in net
                 .params_mut()
                 .zip(first[0].params())
                 .zip(m.iter_mut())
                 .zip(v.iter_mut())
+                .enumerate()
                 .skip(frozen)
             {
                 let g = g * scale;
                 *m = beta1 * *m + (1.0 - beta1) * g;
                 *v = beta2 * *v + (1.0 - beta2) * g * g;
                 *w -= rate * (*m / c1) / ((*v / c2).sqrt() + eps);
+                if let Some(w0) = start.get(i) {
+                    *w -= pull * (*w - w0);
+                }
                 *w = w.clamp(-CLIP, CLIP);
             }
         }
@@ -756,6 +771,7 @@ not a fen | 0 | 0.5
             seed: 7,
             init: None,
             freeze_king_buckets: false,
+            anchor: 0.0,
         };
         let first = FloatNet::new(7).error(&data, &data.entries);
         let mut last = f64::MAX;
@@ -823,6 +839,7 @@ not a fen | 0 | 0.5
             seed: 7,
             init: Some(shipped),
             freeze_king_buckets: false,
+            anchor: 0.0,
         };
         let mut after = f64::MAX;
         train(&data, &settings, |e| after = e.validation_error);
@@ -910,6 +927,7 @@ not a fen | 0 | 0.5
             seed: 7,
             init: Some(grown),
             freeze_king_buckets: false,
+            anchor: 0.0,
         };
         let trained = train(&bucketed, &settings, |_| {});
         let bytes = pivot::nnue::file::encode(&trained.quantize());
@@ -972,7 +990,7 @@ not a fen | 0 | 0.5
             pivot::nnue::file::encode(&shared.quantize()),
             pivot::nnue::file::encode(&copies.quantize())
         );
-        let (trained, _) = train_briefly_on_lines(&shared, false);
+        let (trained, _) = train_briefly_on_lines(&shared, false, 0.0);
         let own =
             |net: &FloatNet, b: usize| net.w1[b * INPUTS * HIDDEN..][..INPUTS * HIDDEN].to_vec();
         // Every king in LINES stands on its home ranks: buckets 2 and 3 see no position.
@@ -997,7 +1015,7 @@ not a fen | 0 | 0.5
             pivot::nnue::file::encode(&factored.quantize()),
             pivot::nnue::file::encode(&bucketed.quantize())
         );
-        let (trained, data) = train_briefly_on_lines(&factored, true);
+        let (trained, data) = train_briefly_on_lines(&factored, true, 0.0);
         assert_eq!(trained.w1, factored.w1);
         assert_ne!(trained.factor, factored.factor);
         assert_ne!(trained.w2, factored.w2);
@@ -1005,8 +1023,35 @@ not a fen | 0 | 0.5
         assert!(error(&trained) < error(&factored));
     }
 
+    /// The anchor keeps a refined network nearer its start, and it still learns.
+    #[test]
+    fn an_anchor_holds_the_weights_near_their_start() {
+        let start = plain_built_in();
+        let distance = |net: &FloatNet| -> f64 {
+            net.params()
+                .zip(start.params())
+                .map(|(a, b)| f64::from(a - b).powi(2))
+                .sum()
+        };
+        let (free, data) = train_briefly_on_lines(&start, false, 0.0);
+        let (anchored, _) = train_briefly_on_lines(&start, false, 200.0);
+        assert!(distance(&anchored) > 0.0);
+        assert!(
+            distance(&anchored) < distance(&free) / 2.0,
+            "{} against {}",
+            distance(&anchored),
+            distance(&free)
+        );
+        let error = |net: &FloatNet| net.error(&data, &data.entries);
+        assert!(error(&anchored) < error(&start));
+    }
+
     /// `init` trained for two epochs on LINES (mirrored, read for its king map), and the data.
-    fn train_briefly_on_lines(init: &FloatNet, freeze_king_buckets: bool) -> (FloatNet, Data) {
+    fn train_briefly_on_lines(
+        init: &FloatNet,
+        freeze_king_buckets: bool,
+        anchor: f32,
+    ) -> (FloatNet, Data) {
         let mut data = Data::new(init.king_map());
         data.load(LINES, 0.0, true, &mut Skipped::default());
         let settings = Settings {
@@ -1017,6 +1062,7 @@ not a fen | 0 | 0.5
             seed: 7,
             init: Some(init.clone()),
             freeze_king_buckets,
+            anchor,
         };
         (train(&data, &settings, |_| {}), data)
     }
