@@ -51,14 +51,11 @@ pub fn game_starts(lines: &[&str]) -> Result<Vec<usize>, usize> {
 /// The cut that holds out the last games covering at least `hold` lines, given each game's
 /// first line; `None` when that would leave no game to train on.
 pub fn cut(starts: &[usize], lines: usize, hold: usize) -> Option<Cut> {
-    let at = starts
-        .iter()
-        .rposition(|&s| s > 0 && s + hold <= lines)
-        .map(|i| (i, starts[i]))?;
+    let game = starts.iter().rposition(|&s| s > 0 && s + hold <= lines)?;
     Some(Cut {
-        at: at.1,
-        training_games: at.0,
-        held_out_games: starts.len() - at.0,
+        at: starts[game],
+        training_games: game,
+        held_out_games: starts.len() - game,
     })
 }
 
