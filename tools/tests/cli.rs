@@ -181,6 +181,13 @@ fn datagen_rescore_and_train_read_each_other() {
         out.contains("validation error of the starting network"),
         "{out}"
     );
+    // The last figure is the written (quantized) network's, read back from its file.
+    let last = out.lines().last().unwrap_or_default();
+    let written: f64 = last
+        .strip_prefix("validation error of the written network ")
+        .and_then(|x| x.parse().ok())
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(written.is_finite() && written > 0.0, "{out}");
     let net = pivot::nnue::file::decode(&std::fs::read(&bucketed).unwrap()).unwrap();
     assert_eq!(net.king_buckets, 16);
     // Refining it keeps its buckets; a coarser layout for it is refused.
