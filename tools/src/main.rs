@@ -2,7 +2,7 @@
 //! `split` and `train`. (The engine binary, `pivot`, holds only what a player or a tester uses.)
 
 use std::fs::File;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
@@ -276,9 +276,7 @@ fn starting_network(
     let net = init.map(|path| {
         let bytes = std::fs::read(&path)
             .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", path.display())));
-        nnue::file::decode_weights(&bytes)
-            .and_then(|w| train::FloatNet::from_weights(&w, seed))
-            .unwrap_or_else(|e| fail(format!("{}: {e}", path.display())))
+        float_network(&bytes, seed, &path)
     });
     let Some(layout) = layout else {
         return net;
@@ -467,13 +465,16 @@ fn run_train(
     // The epochs report the floating-point network; the engine plays the quantized one, and the
     // starting network's figure above is a quantized network's too. Rounding costs a trained
     // network some of its gain, so this is the figure to compare with the starting one.
-    match nnue::file::decode_weights(&bytes)
-        .and_then(|w| train::FloatNet::from_weights(&w, settings.seed))
-    {
-        Ok(written) => println!(
-            "validation error of the written network {:.6}",
-            train::validation_error(&written, &positions)
-        ),
-        Err(e) => fail(format!("{}: cannot read back: {e}", out.display())),
-    }
+    let written = float_network(&bytes, settings.seed, out);
+    println!(
+        "validation error of the written network {:.6}",
+        train::validation_error(&written, &positions)
+    );
+}
+
+/// The network file `bytes` (read from `path`) as a floating-point network to train or measure.
+fn float_network(bytes: &[u8], seed: u64, path: &Path) -> train::FloatNet {
+    nnue::file::decode_weights(bytes)
+        .and_then(|w| train::FloatNet::from_weights(&w, seed))
+        .unwrap_or_else(|e| fail(format!("{}: {e}", path.display())))
 }
