@@ -19,6 +19,12 @@ then, for example,
 The state file keeps the parameters and the iteration reached, so a run stopped at any point
 resumes where it was; `--log spsa.csv` records every iteration. At the end (and with --show
 at any time) it prints the tuned values in `pivot tunables` form. Needs cutechess-cli on PATH.
+
+A tuning run outlives a working session: `--minutes M` stops it after the first iteration that
+ends M minutes after the start, and a state file kept in the repository (`tuning/`) carries it to
+the next session and machine. The state records the engine's `bench` signature; a run resumes
+only with an engine of the same signature (the same search), since a changed search makes the
+values tuned so far a guess about another program.
 """
 
 import argparse
@@ -30,6 +36,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ALPHA, GAMMA = 0.602, 0.101
@@ -55,6 +62,15 @@ def read_tunables(engine):
     if not params:
         sys.exit(f"spsa.py: {engine} printed no tunables")
     return params
+
+
+def bench_signature(engine):
+    """The node count that `engine bench` ends with (the search's signature)."""
+    out = subprocess.run([engine, "bench"], capture_output=True, text=True, check=True)
+    m = re.search(r"^(\d+) nodes", out.stdout.strip().splitlines()[-1])
+    if not m:
+        sys.exit(f"spsa.py: {engine} bench printed no signature")
+    return int(m.group(1))
 
 
 def play(args, plus, minus, seed):
@@ -96,6 +112,8 @@ def main():
     ap.add_argument("--state", default="spsa_state.json")
     ap.add_argument("--log", help="append one CSV row per iteration here")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--minutes", type=float,
+                    help="stop after the iteration that ends this many minutes from the start")
     ap.add_argument("--show", action="store_true", help="print the state's values and stop")
     args = ap.parse_args()
     args.engine = os.path.abspath(args.engine)
@@ -119,6 +137,11 @@ def main():
     if args.show:
         report(state)
         return
+    signature = bench_signature(args.engine)
+    if state.setdefault("bench", signature) != signature:
+        sys.exit(f"spsa.py: {args.state} was tuned on bench {state['bench']}, "
+                 f"{args.engine} has bench {signature}: start a new state for a changed search")
+    started = time.monotonic()
 
     planned = state["planned"]
     big_a = 0.1 * planned
@@ -155,11 +178,15 @@ def main():
             log.flush()
         print(f"iteration {k}/{planned}: {w}-{l}-{d}" + (f", {forfeits} forfeits" if forfeits else ""),
               flush=True)
+        if args.minutes is not None and time.monotonic() - started >= 60 * args.minutes:
+            print(f"stopped after {args.minutes:g} minutes; the state resumes from here",
+                  flush=True)
+            break
     report(state)
 
 
 def report(state):
-    print(f"after {state['iteration']} of {state['planned']} iterations "
+    print(f"bench {state.get('bench', '?')}, after {state['iteration']} of {state['planned']} iterations "
           f"({state['wins']} - {state['losses']} - {state['draws']} between the perturbed pairs, "
           f"{state['forfeits']} forfeits):")
     for name, p in state["params"].items():
