@@ -186,7 +186,8 @@ def main():
 
 
 def report(state):
-    print(f"bench {state.get('bench', '?')}, after {state['iteration']} of {state['planned']} iterations "
+    print(f"bench {state.get('bench', '?')}, "
+          f"after {state['iteration']} of {state['planned']} iterations "
           f"({state['wins']} - {state['losses']} - {state['draws']} between the perturbed pairs, "
           f"{state['forfeits']} forfeits):")
     for name, p in state["params"].items():
