@@ -112,6 +112,9 @@ def main():
     ap.add_argument("--state", default="spsa_state.json")
     ap.add_argument("--log", help="append one CSV row per iteration here")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--r-end", type=float,
+                    help="learning rate r_end of every parameter of a new state (default: the "
+                         "engine's, OpenBench's 0.002, made for tens of thousands of games)")
     ap.add_argument("--minutes", type=float,
                     help="stop after the iteration that ends this many minutes from the start")
     ap.add_argument("--show", action="store_true", help="print the state's values and stop")
@@ -123,6 +126,9 @@ def main():
     if os.path.exists(args.state):
         with open(args.state) as f:
             state = json.load(f)
+        if args.r_end is not None and any(p["r_end"] != args.r_end
+                                          for p in state["params"].values()):
+            sys.exit(f"spsa.py: {args.state} keeps its own r_end; --r-end applies to a new state")
     else:
         params = read_tunables(args.engine)
         if args.only:
@@ -131,6 +137,9 @@ def main():
             if unknown:
                 sys.exit(f"spsa.py: no such tunables: {', '.join(unknown)}")
             params = {n: params[n] for n in names}
+        if args.r_end is not None:
+            for p in params.values():
+                p["r_end"] = args.r_end
         state = {"iteration": 0, "planned": args.iterations, "params": params,
                  "wins": 0, "losses": 0, "draws": 0, "forfeits": 0}
     params = state["params"]
@@ -144,7 +153,6 @@ def main():
     started = time.monotonic()
 
     planned = state["planned"]
-    big_a = 0.1 * planned
     rng = random.Random(args.seed * 1_000_003 + state["iteration"])
     log = open(args.log, "a") if args.log else None
     if log and log.tell() == 0:
@@ -153,18 +161,14 @@ def main():
         k = state["iteration"] + 1
         plus, minus, deltas, steps = {}, {}, {}, {}
         for name, p in params.items():
-            c = p["c_end"] * planned ** GAMMA
-            a = p["r_end"] * p["c_end"] ** 2 * (big_a + planned) ** ALPHA
-            c_k = c / k ** GAMMA
-            a_k = a / (big_a + k) ** ALPHA
+            c_k, move = schedule(p, planned, k)
             delta = rng.choice((-1, 1))
             plus[name] = min(p["max"], max(p["min"], p["value"] + c_k * delta))
             minus[name] = min(p["max"], max(p["min"], p["value"] - c_k * delta))
-            deltas[name], steps[name] = delta, (a_k / c_k ** 2, c_k)
+            deltas[name], steps[name] = delta, move
         w, l, d, forfeits = play(args, plus, minus, seed=args.seed * 100_000 + k)
         for name, p in params.items():
-            r_k, c_k = steps[name]
-            p["value"] = min(p["max"], max(p["min"], p["value"] + r_k * c_k * (w - l) * deltas[name]))
+            p["value"] = min(p["max"], max(p["min"], p["value"] + steps[name] * (w - l) * deltas[name]))
         state["iteration"] = k
         state["wins"] += w
         state["losses"] += l
@@ -185,14 +189,30 @@ def main():
     report(state)
 
 
+def schedule(p, planned, k):
+    """OpenBench's schedule at iteration k of `planned`: the perturbation c_k, and how far
+    the parameter moves per game of difference between the two sides (r_k c_k, with
+    r_k = a_k / c_k^2)."""
+    big_a = 0.1 * planned
+    c = p["c_end"] * planned ** GAMMA
+    a = p["r_end"] * p["c_end"] ** 2 * (big_a + planned) ** ALPHA
+    c_k = c / k ** GAMMA
+    a_k = a / (big_a + k) ** ALPHA
+    return c_k, a_k / c_k
+
+
 def report(state):
     print(f"bench {state.get('bench', '?')}, "
           f"after {state['iteration']} of {state['planned']} iterations "
           f"({state['wins']} - {state['losses']} - {state['draws']} between the perturbed pairs, "
           f"{state['forfeits']} forfeits):")
+    planned = state["planned"]
+    print("# after the value: how far the rest of the schedule moves the parameter if one side "
+          "wins every iteration by one game")
     for name, p in state["params"].items():
+        reach = sum(schedule(p, planned, k)[1] for k in range(state["iteration"] + 1, planned + 1))
         print(f"{name}, int, {nearest(p['value'])}, {p['min']:g}, {p['max']:g}, {p['c_end']:g}, "
-              f"{p['r_end']:g}   # {p['value']:.2f}")
+              f"{p['r_end']:g}   # {p['value']:.2f}, reach {reach:.1f}")
 
 
 if __name__ == "__main__":
