@@ -128,6 +128,31 @@ pub fn has_legal_move(pos: &Chess) -> bool {
     !pos.legal_moves().is_empty()
 }
 
+/// Every square a piece of `side` attacks on `board` (pawns diagonally forward, sliders up to
+/// and including the first piece in their way), whatever stands there.
+pub fn attacked_by(board: &Board, side: Color) -> Bitboard {
+    let occupied = board.occupied();
+    let ours = board.by_color(side);
+    let pawns = board.pawns() & ours;
+    let mut attacked = match side {
+        Color::White => (pawns & !FILE_A).shift(7) | (pawns & !FILE_H).shift(9),
+        Color::Black => (pawns & !FILE_A).shift(-9) | (pawns & !FILE_H).shift(-7),
+    };
+    for sq in board.knights() & ours {
+        attacked |= knight_attacks(sq);
+    }
+    for sq in board.bishops_and_queens() & ours {
+        attacked |= bishop_attacks(sq, occupied);
+    }
+    for sq in board.rooks_and_queens() & ours {
+        attacked |= rook_attacks(sq, occupied);
+    }
+    for sq in board.kings() & ours {
+        attacked |= king_attacks(sq);
+    }
+    attacked
+}
+
 /// What a position's moves need to know to tell whether they give check without being
 /// played: the squares from which each kind of piece of the side to move would attack the
 /// other king, and the side's own pieces that alone stand between one of its sliders and that
@@ -370,6 +395,25 @@ mod tests {
             }
         });
         assert!(moves > 100_000 && checks > 5_000, "{moves} {checks}");
+    }
+
+    /// `attacked_by` marks exactly the squares that shakmaty finds attacked by that side, for
+    /// both sides of every position up to two plies from the test positions.
+    #[test]
+    fn attacked_squares_agree_with_attacks_to_each_square() {
+        let mut marked = 0;
+        within_two_plies(FENS, |p, fen| {
+            let board = p.board();
+            for side in [Color::White, Color::Black] {
+                let got = attacked_by(board, side);
+                for sq in Square::ALL {
+                    let attacked = board.attacks_to(sq, side, board.occupied()).any();
+                    assert_eq!(got.contains(sq), attacked, "{fen} {side:?} {sq}");
+                }
+                marked += got.count();
+            }
+        });
+        assert!(marked > 100_000, "{marked}");
     }
 
     /// Stalemates and positions whose only moves are quiet ones.

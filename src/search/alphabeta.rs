@@ -1,12 +1,13 @@
 //! Principal variation search below the root: the recursive negamax, its move loop, and what a
 //! searched node leaves in the table.
 
-use shakmaty::{Chess, Move, MoveList, Position};
+use shakmaty::{Bitboard, Chess, Move, MoveList, Position};
 
 use super::Searcher;
 use super::evals::Evals;
 use super::node_moves::NodeMoves;
 use super::ordering::{
+    self,
     FOLLOW_PV, PriorMoves, TT_MOVE, is_good_tactical, is_plain_quiet, pick_next, quiet_history,
 };
 use super::params;
@@ -218,6 +219,7 @@ impl Searcher {
                 best_move: None,
                 raised_alpha: false,
             },
+            threats: ordering::threats(pos),
             quiets_tried: MoveList::new(),
             tacticals_tried: MoveList::new(),
             check_info: None,
@@ -242,6 +244,7 @@ impl Searcher {
         let list = moves.all(pos);
         self.heur.score_moves(
             pos,
+            state.threats,
             list,
             &mut self.order_scores[ply],
             ply,
@@ -388,6 +391,7 @@ impl Searcher {
                         state.quiets_tried.push(m);
                         self.heur.record_cutoff(
                             pos.turn(),
+                            state.threats,
                             ply,
                             depth,
                             m,
@@ -567,6 +571,8 @@ struct MoveLoop {
     result: MovesResult,
     quiets_tried: MoveList,
     tacticals_tried: MoveList,
+    /// The squares the opponent attacks, by which the quiet history is kept apart.
+    threats: Bitboard,
     /// Found the first time a move past the pruning limits asks whether it gives check.
     check_info: Option<CheckInfo>,
 }

@@ -486,8 +486,17 @@ impl Searcher {
             .probe(self.root_key)
             .map_or(PackedMove::NONE, |e| e.mv);
         let mut scores = [0i32; MAX_MOVES];
-        self.heur
-            .score_moves(&self.root, &moves, &mut scores, 0, None, tt_move, [None; 2]);
+        let threats = ordering::threats(&self.root);
+        self.heur.score_moves(
+            &self.root,
+            threats,
+            &moves,
+            &mut scores,
+            0,
+            None,
+            tt_move,
+            [None; 2],
+        );
         self.root_moves.clear();
         for i in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, i);

@@ -1,13 +1,16 @@
 //! Move ordering: follow-PV move, TT move, captures that do not lose material (MVV-LVA),
 //! killers, the counter-move, quiets by history (the move's own and its continuation history
-//! after the two moves before it), and last the captures that lose material. Captures and
+//! after the two moves before it; the history is kept apart by whether the move leaves a square
+//! the opponent attacks and whether it lands on one), and last the captures that lose material. Captures and
 //! promotions of either kind are ordered among themselves by MVV-LVA plus their capture
 //! history.
 
-use shakmaty::{Chess, Color, Move, MoveList, Position, Role, Square};
+use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role, Square};
 
 use super::params;
 use super::see::see_ge;
+
+use crate::movegen::attacked_by;
 
 use crate::score::MAX_PLY;
 use crate::tt::PackedMove;
@@ -116,8 +119,8 @@ const CAPTURE_ENTRIES: usize = 2 * 6 * 64 * 6;
 /// Move-ordering statistics kept across searches until `ucinewgame`.
 pub struct Heuristics {
     killers: [[Option<Move>; 2]; MAX_PLY],
-    /// History indexed by side, from square, to square.
-    history: Box<[[[i32; 64]; 64]; 2]>,
+    /// History indexed by side, [`threat_index`], from square, to square.
+    history: Box<[[[[i32; 64]; 64]; 4]; 2]>,
     /// The quiet move that last refuted a move, indexed by that move's side, piece and target.
     counters: Box<[[[Option<Move>; 64]; 6]; 2]>,
     /// Continuation histories: how a quiet move (by piece and target) fared after each earlier
@@ -134,6 +137,23 @@ fn capture_index(side: Color, parts: &MoveParts) -> usize {
     let victim = parts.victim.unwrap_or(Role::King);
     ((side as usize * 6 + parts.role as usize - 1) * 64 + parts.to.to_usize()) * 6 + victim as usize
         - 1
+}
+
+/// The squares the opponent of the side to move attacks in `pos`, which the history of a
+/// quiet move tells apart (`threat_history`); none while that is off.
+pub fn threats(pos: &Chess) -> Bitboard {
+    if params::threat_history() > 0 {
+        attacked_by(pos.board(), !pos.turn())
+    } else {
+        Bitboard::EMPTY
+    }
+}
+
+/// Which of the four histories of a side a move from `from` to `to` reads under `threats`:
+/// whether it leaves an attacked square (2) and whether it lands on one (1).
+#[inline]
+fn threat_index(threats: Bitboard, from: Square, to: Square) -> usize {
+    2 * usize::from(threats.contains(from)) + usize::from(threats.contains(to))
 }
 
 /// The history bonus (or malus) of a cutoff at remaining depth `depth`.
@@ -180,7 +200,7 @@ impl Heuristics {
     pub fn new() -> Self {
         Heuristics {
             killers: [[None; 2]; MAX_PLY],
-            history: Box::new([[[0; 64]; 64]; 2]),
+            history: Box::new([[[[0; 64]; 64]; 4]; 2]),
             counters: Box::new([[[None; 64]; 6]; 2]),
             cont: [
                 vec![0; CONT_ENTRIES].into_boxed_slice(),
@@ -192,10 +212,8 @@ impl Heuristics {
 
     pub fn clear(&mut self) {
         self.killers = [[None; 2]; MAX_PLY];
-        for side in self.history.iter_mut() {
-            for row in side.iter_mut() {
-                row.fill(0);
-            }
+        for row in self.history.iter_mut().flatten().flatten() {
+            row.fill(0);
         }
         *self.counters = [[[None; 64]; 6]; 2];
         for table in self.cont.iter_mut() {
@@ -210,17 +228,21 @@ impl Heuristics {
     }
 
     #[inline]
-    fn history_slot(&mut self, side: Color, m: Move) -> &mut i32 {
-        let from = m.from().map_or(0, |s| s.to_usize());
-        &mut self.history[side as usize][from][m.to().to_usize()]
+    fn history_slot(&mut self, side: Color, threats: Bitboard, m: Move) -> &mut i32 {
+        let from = m.from().unwrap_or(Square::A1);
+        let t = threat_index(threats, from, m.to());
+        &mut self.history[side as usize][t][from.to_usize()][m.to().to_usize()]
     }
 
     /// Rewards the quiet move that caused a beta cutoff and punishes the quiets tried before it,
     /// in the history and in the continuation histories of the moves before the node; the move
-    /// becomes the counter to `prior[0]`, the opponent's move before it.
+    /// becomes the counter to `prior[0]`, the opponent's move before it. `threats` are the
+    /// node's ([`threats`]).
+    #[allow(clippy::too_many_arguments)]
     pub fn record_cutoff(
         &mut self,
         side: Color,
+        threats: Bitboard,
         ply: usize,
         depth: i32,
         best: Move,
@@ -244,7 +266,7 @@ impl Heuristics {
         };
         for &m in tried {
             let delta = if m == best { bonus } else { -bonus };
-            let slot = self.history_slot(side, m);
+            let slot = self.history_slot(side, threats, m);
             *slot = apply_gravity(*slot, delta);
             let offset = cont_offset(m.role(), m.to());
             for (table, block) in self.cont.iter_mut().zip(blocks) {
@@ -303,11 +325,13 @@ impl Heuristics {
         })
     }
 
-    /// Scores every move of a node for ordering; `prior` holds the two moves before it.
+    /// Scores every move of a node for ordering; `prior` holds the two moves before it and
+    /// `threats` the squares its opponent attacks ([`threats`]).
     #[allow(clippy::too_many_arguments)]
     pub fn score_moves(
         &self,
         pos: &Chess,
+        threats: Bitboard,
         moves: &MoveList,
         scores: &mut [i32],
         ply: usize,
@@ -369,7 +393,8 @@ impl Heuristics {
             } else if p == counter_p && counter == Some(m) {
                 COUNTER_MOVE
             } else {
-                history[parts.from.to_usize()][parts.to.to_usize()]
+                history[threat_index(threats, parts.from, parts.to)][parts.from.to_usize()]
+                    [parts.to.to_usize()]
                     + (cont_score(cont[0], parts.role, parts.to)
                         + cont_score(cont[1], parts.role, parts.to))
                         * weight
@@ -433,6 +458,7 @@ mod tests {
         let mut scores = [0; MAX_MOVES];
         h.score_moves(
             p,
+            Bitboard::EMPTY,
             &p.legal_moves(),
             &mut scores,
             0,
@@ -446,7 +472,7 @@ mod tests {
     fn ordered(h: &Heuristics, p: &Chess, follow: Option<Move>, tt: PackedMove) -> Vec<Move> {
         let mut moves = p.legal_moves();
         let mut scores = [0; MAX_MOVES];
-        h.score_moves(p, &moves, &mut scores, 0, follow, tt, [None; 2]);
+        h.score_moves(p, Bitboard::EMPTY, &moves, &mut scores, 0, follow, tt, [None; 2]);
         (0..moves.len())
             .map(|i| pick_next(&mut moves, &mut scores, i))
             .collect()
@@ -483,7 +509,7 @@ mod tests {
         let mut h = Heuristics::new();
         let moves = p.legal_moves();
         let killer = moves[7];
-        h.record_cutoff(p.turn(), 0, 5, killer, &[moves[2], killer], [None; 2]);
+        h.record_cutoff(p.turn(), Bitboard::EMPTY, 0, 5, killer, &[moves[2], killer], [None; 2]);
         let order = ordered(&h, &p, None, PackedMove::NONE);
         assert_eq!(order[0], killer);
         assert_eq!(*order.last().unwrap(), moves[2]);
@@ -503,8 +529,8 @@ mod tests {
         let moves = p.legal_moves();
         let (refutation, killer) = (moves[9], moves[4]);
         let mut h = Heuristics::new();
-        h.record_cutoff(p.turn(), 1, 4, refutation, &[refutation], [Some(e4), None]);
-        h.record_cutoff(p.turn(), 0, 4, killer, &[killer], [None; 2]);
+        h.record_cutoff(p.turn(), Bitboard::EMPTY, 1, 4, refutation, &[refutation], [Some(e4), None]);
+        h.record_cutoff(p.turn(), Bitboard::EMPTY, 0, 4, killer, &[killer], [None; 2]);
         let mut moves = p.legal_moves();
         let mut scores = scores_after(&h, &p, [Some(e4), None]);
         assert_eq!(pick_next(&mut moves, &mut scores, 0), killer);
@@ -531,7 +557,7 @@ mod tests {
         let moves = p.legal_moves();
         let find = |uci: &str| *moves.iter().find(|m| m.to_string() == uci).unwrap();
         let (killer, quiet, bad) = (find("Nd2-f3"), find("Nd2-b3"), find("Qb1xb5"));
-        h.record_cutoff(p.turn(), 0, 6, killer, &[quiet, killer], [None; 2]);
+        h.record_cutoff(p.turn(), Bitboard::EMPTY, 0, 6, killer, &[quiet, killer], [None; 2]);
         let scores = scores_after(&h, &p, [None; 2]);
         let score = |m: Move| scores[moves.iter().position(|x| *x == m).unwrap()];
         assert_eq!(quiet_history(score(killer)), None);

@@ -148,6 +148,10 @@ tunables! {
     /// piece, target and victim) added to its MVV-LVA ordering score (0: not kept at all).
     capture_history_percent = 0 in 0..=200, step 10.0;
 
+    /// Threat history: the quiet-move history kept in four parts, by whether the move leaves a
+    /// square the opponent attacks and whether it lands on one (0: one history for all).
+    threat_history = 1 in 0..=1, step 1.0;
+
     /// ProbCut: at non-PV nodes of remaining depth `probcut_min_depth` or more, a capture
     /// whose search `probcut_depth_reduction` plies shallower beats beta by `probcut_margin`
     /// cuts the node (0: off).
