@@ -7,8 +7,8 @@ use super::Searcher;
 use super::evals::Evals;
 use super::node_moves::NodeMoves;
 use super::ordering::{
-    self,
-    FOLLOW_PV, PriorMoves, TT_MOVE, is_good_tactical, is_plain_quiet, pick_next, quiet_history,
+    self, FOLLOW_PV, PriorMoves, TT_MOVE, is_good_tactical, is_plain_quiet, pick_next,
+    quiet_history,
 };
 use super::params;
 use super::pruning::{Singular, TtExtension};

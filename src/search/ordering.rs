@@ -1,8 +1,8 @@
 //! Move ordering: follow-PV move, TT move, captures that do not lose material (MVV-LVA),
-//! killers, the counter-move, quiets by history (the move's own and its continuation history
-//! after the two moves before it; the history is kept apart by whether the move leaves a square
-//! the opponent attacks and whether it lands on one), and last the captures that lose material. Captures and
-//! promotions of either kind are ordered among themselves by MVV-LVA plus their capture
+//! killers, the counter-move, quiets by history (the move's own, kept apart by whether it
+//! leaves a square the opponent attacks and whether it lands on one, and its continuation
+//! history after the two moves before it), and last the captures that lose material. Captures
+//! and promotions of either kind are ordered among themselves by MVV-LVA plus their capture
 //! history.
 
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role, Square};
@@ -472,7 +472,16 @@ mod tests {
     fn ordered(h: &Heuristics, p: &Chess, follow: Option<Move>, tt: PackedMove) -> Vec<Move> {
         let mut moves = p.legal_moves();
         let mut scores = [0; MAX_MOVES];
-        h.score_moves(p, Bitboard::EMPTY, &moves, &mut scores, 0, follow, tt, [None; 2]);
+        h.score_moves(
+            p,
+            Bitboard::EMPTY,
+            &moves,
+            &mut scores,
+            0,
+            follow,
+            tt,
+            [None; 2],
+        );
         (0..moves.len())
             .map(|i| pick_next(&mut moves, &mut scores, i))
             .collect()
@@ -509,7 +518,15 @@ mod tests {
         let mut h = Heuristics::new();
         let moves = p.legal_moves();
         let killer = moves[7];
-        h.record_cutoff(p.turn(), Bitboard::EMPTY, 0, 5, killer, &[moves[2], killer], [None; 2]);
+        h.record_cutoff(
+            p.turn(),
+            Bitboard::EMPTY,
+            0,
+            5,
+            killer,
+            &[moves[2], killer],
+            [None; 2],
+        );
         let order = ordered(&h, &p, None, PackedMove::NONE);
         assert_eq!(order[0], killer);
         assert_eq!(*order.last().unwrap(), moves[2]);
@@ -529,8 +546,24 @@ mod tests {
         let moves = p.legal_moves();
         let (refutation, killer) = (moves[9], moves[4]);
         let mut h = Heuristics::new();
-        h.record_cutoff(p.turn(), Bitboard::EMPTY, 1, 4, refutation, &[refutation], [Some(e4), None]);
-        h.record_cutoff(p.turn(), Bitboard::EMPTY, 0, 4, killer, &[killer], [None; 2]);
+        h.record_cutoff(
+            p.turn(),
+            Bitboard::EMPTY,
+            1,
+            4,
+            refutation,
+            &[refutation],
+            [Some(e4), None],
+        );
+        h.record_cutoff(
+            p.turn(),
+            Bitboard::EMPTY,
+            0,
+            4,
+            killer,
+            &[killer],
+            [None; 2],
+        );
         let mut moves = p.legal_moves();
         let mut scores = scores_after(&h, &p, [Some(e4), None]);
         assert_eq!(pick_next(&mut moves, &mut scores, 0), killer);
@@ -557,7 +590,15 @@ mod tests {
         let moves = p.legal_moves();
         let find = |uci: &str| *moves.iter().find(|m| m.to_string() == uci).unwrap();
         let (killer, quiet, bad) = (find("Nd2-f3"), find("Nd2-b3"), find("Qb1xb5"));
-        h.record_cutoff(p.turn(), Bitboard::EMPTY, 0, 6, killer, &[quiet, killer], [None; 2]);
+        h.record_cutoff(
+            p.turn(),
+            Bitboard::EMPTY,
+            0,
+            6,
+            killer,
+            &[quiet, killer],
+            [None; 2],
+        );
         let scores = scores_after(&h, &p, [None; 2]);
         let score = |m: Move| scores[moves.iter().position(|x| *x == m).unwrap()];
         assert_eq!(quiet_history(score(killer)), None);
