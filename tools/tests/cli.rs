@@ -157,12 +157,15 @@ fn datagen_rescore_and_train_read_each_other() {
     );
 
     // The shipped network refined in sixteen king buckets (grown or split into them when it
-    // has fewer): a format-3 file the engine reads.
+    // has fewer): a format-3 file the engine reads. Validated on the rescored positions, not on
+    // the end of the last game, which may be a mate that every network rates alike.
     let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/../src/nnue/pivot.nnue");
     let bucketed = dir.join("kings.nnue");
     let (code, out, err) = tools(&[
         "train",
         path(&data),
+        "--validate",
+        path(&rescored),
         "--out",
         path(&bucketed),
         "--init",
