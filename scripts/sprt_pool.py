@@ -12,6 +12,10 @@ differently) against whoever it played, and prints
   approximation, as cutechess-cli and OpenBench compute it) from single games (trinomial) and,
   where both games of an opening were played (`-repeat -games 2`: the two games share a
   `Round`), from game pairs (pentanomial, which counts an opening's bias only once);
+- from the game pairs, their mean score and standard deviation and the ratio of the mean's
+  distance from 1/2 to that deviation: for one pair of builds, the games a test needs go as
+  the inverse square of that ratio, so it compares how well two opening books (or time
+  controls) tell the same builds apart;
 - the bounds for the error rates ALPHA and BETA and the verdict so far (from the game pairs
   when there are some, else from single games);
 - time forfeits per engine.
@@ -151,6 +155,13 @@ def main():
         counts = [sum(1 for p in pairs if p == v) for v in (0.0, 0.25, 0.5, 0.75, 1.0)]
         penta = llr(pairs, args.elo0, args.elo1)
         print(f"LLR from {len(pairs)} game pairs: {round(penta, 2) + 0.0:.2f} (pentanomial {counts[0]}, {counts[1]}, {counts[2]}, {counts[3]}, {counts[4]})")
+        if len(pairs) > 1:
+            mean = sum(pairs) / len(pairs)
+            sd = math.sqrt(sum((p - mean) ** 2 for p in pairs) / len(pairs))
+            if sd > 0:
+                t = (mean - 0.5) / sd
+                print(f"per pair: score {mean:.4f}, sd {sd:.4f}, (score - 1/2) / sd = {t:+.3f} "
+                      f"+- {1.959964 / math.sqrt(len(pairs)):.3f} (95%)")
     verdict = penta if penta is not None else tri
     if verdict >= upper:
         print(f"H1 accepted: the engine gains {args.elo1:g} Elo or more")

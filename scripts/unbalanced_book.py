@@ -8,10 +8,10 @@ better side usually wins and the game turns on whether the other side holds: wit
 each build plays both sides of it, so a game pair tells the builds apart more often (the idea
 of the unbalanced opening books that engine-testing frameworks moved to). This script searches
 each opening with Pivot at a fixed node count and keeps those whose score, from White's point
-of view and either sign, lies in a window; it writes them as EPD, in the input's order. Books
-of balanced openings hold few such positions; `--random-plies` first plays that many random
-legal moves from each opening (the same moves for the same `--seed`), which often leaves one
-side a pawn or so ahead.
+of view and either sign, lies in a window; it writes them as EPD, in the input's order, each
+position once. Books of balanced openings hold few such positions; `--random-plies` first
+plays that many random legal moves from each opening (the same moves for the same `--seed`),
+which often leaves one side a pawn or so ahead.
 
 Usage: scripts/unbalanced_book.py IN.epd OUT.epd [--engine PATH] [--nodes 20000]
                                   [--min 90] [--max 160] [--limit N] [--jobs 1]
@@ -112,11 +112,12 @@ def main():
     for i, part_scores in enumerate(results):
         for k, s in enumerate(part_scores):
             scores[i + k * jobs] = s
-    kept = [
-        line
-        for (line, _), s in zip(openings, scores)
-        if s is not None and args.min <= abs(s) <= args.max
-    ]
+    # Random moves from different openings may meet in one position: it is kept once.
+    kept, seen = [], set()
+    for (line, _), s in zip(openings, scores):
+        if s is not None and args.min <= abs(s) <= args.max and line not in seen:
+            seen.add(line)
+            kept.append(line)
     with open(args.out, "w", encoding="utf-8") as f:
         for line in kept:
             f.write(line + "\n")
