@@ -41,16 +41,3 @@ fn the_balanced_books_hold_a_thousand_legal_openings() {
         1000,
     );
 }
-
-#[test]
-fn the_unbalanced_book_holds_legal_openings_apart_from_the_balanced_ones() {
-    let text = include_str!("data/unbalanced_2p.epd");
-    check_book("unbalanced_2p.epd", text, 2490);
-    let balanced: HashSet<&str> = include_str!("data/2moves_v1_first1000.epd")
-        .lines()
-        .chain(include_str!("data/8moves_v3_first1000.epd").lines())
-        .collect();
-    for line in text.lines() {
-        assert!(!balanced.contains(line), "{line}");
-    }
-}
