@@ -36,6 +36,8 @@ from collections import defaultdict
 
 TAG = re.compile(r'^\[(\w+) "(.*)"\]$', re.MULTILINE)
 FORFEIT = re.compile(r"\{[^}]*(loses on time|forfeit)[^}]*\}|\[Termination \"time forfeit\"\]", re.I)
+# The two-sided 95% quantile of the normal distribution.
+Z95 = 1.959964
 RESULT_POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
 
 
@@ -139,7 +141,7 @@ def main():
         sys.exit(f"sprt_pool.py: no finished game of {args.engine} in the files given")
     score = sum(singles) / n
     var = sum((x - score) ** 2 for x in singles) / n
-    half = 1.959964 * math.sqrt(var / n)
+    half = Z95 * math.sqrt(var / n)
     lo, hi = elo_of(max(1e-9, score - half)), elo_of(min(1 - 1e-9, score + half))
     los = 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses)))) if wins + losses else 0.5
     pairs = [sum(p) / 2.0 for p in rounds.values() if len(p) == 2] + earlier_pairs
@@ -161,7 +163,7 @@ def main():
             if sd > 0:
                 t = (mean - 0.5) / sd
                 print(f"per pair: score {mean:.4f}, sd {sd:.4f}, (score - 1/2) / sd = {t:+.3f} "
-                      f"+- {1.959964 / math.sqrt(len(pairs)):.3f} (95%)")
+                      f"+- {Z95 / math.sqrt(len(pairs)):.3f} (95%)")
     verdict = penta if penta is not None else tri
     if verdict >= upper:
         print(f"H1 accepted: the engine gains {args.elo1:g} Elo or more")

@@ -19,13 +19,13 @@ per-pair ratio of `scripts/sprt_pool.py` for a known gain came out lower, 0.102 
 on 8moves_v3 in the same hours (within the error): no sign that it needs fewer games.
 
 Usage: scripts/unbalanced_book.py IN.epd OUT.epd [--engine PATH] [--nodes 20000]
-                                  [--min 90] [--max 160] [--limit N] [--jobs 1]
+                                  [--min 80] [--max 160] [--limit N] [--jobs 1]
                                   [--random-plies 0] [--seed 1]
 
   IN.epd      one FEN (or EPD) per line; lines that do not parse are skipped and counted
   --engine    the Pivot binary (default: target/release/pivot of this checkout)
   --nodes     the search of each opening (default 20000)
-  --min/--max the window of |score| in centipawns (default 90 to 160); mates are left out
+  --min/--max the window of |score| in centipawns (default 80 to 160); mates are left out
   --limit     read only the first N openings
   --jobs      engines searching side by side (default 1)
   --random-plies, --seed
@@ -97,7 +97,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "pivot"))
     ap.add_argument("--nodes", type=int, default=20000)
-    ap.add_argument("--min", type=int, default=90)
+    ap.add_argument("--min", type=int, default=80)
     ap.add_argument("--max", type=int, default=160)
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1)
@@ -110,13 +110,11 @@ def main():
         sys.exit("--min must not exceed --max")
     openings, bad = read_openings(args.inp, args.limit, args.random_plies, args.seed)
     jobs = max(1, args.jobs)
-    parts = [openings[i::jobs] for i in range(jobs)]
+    size = max(1, -(-len(openings) // jobs))
+    parts = [openings[i:i + size] for i in range(0, len(openings), size)]
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        results = list(pool.map(lambda p: score_part(args.engine, args.nodes, p), parts))
-    scores = [None] * len(openings)
-    for i, part_scores in enumerate(results):
-        for k, s in enumerate(part_scores):
-            scores[i + k * jobs] = s
+        results = pool.map(lambda p: score_part(args.engine, args.nodes, p), parts)
+        scores = [s for part in results for s in part]
     # Random moves from different openings may meet in one position: it is kept once.
     kept, seen = [], set()
     for (line, _), s in zip(openings, scores):

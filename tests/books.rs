@@ -29,7 +29,7 @@ fn check_book(name: &str, text: &str, expected: usize) {
 }
 
 #[test]
-fn the_balanced_books_hold_a_thousand_legal_openings() {
+fn the_test_books_hold_a_thousand_legal_openings_each() {
     check_book(
         "8moves_v3_first1000.epd",
         include_str!("data/8moves_v3_first1000.epd"),
