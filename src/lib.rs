@@ -1,6 +1,7 @@
 //! Pivot: a UCI chess engine built around a triangular principal-variation table.
 
 pub mod bench;
+pub mod cycle;
 pub mod engine;
 pub mod eval;
 pub mod frontend;

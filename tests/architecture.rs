@@ -8,6 +8,7 @@ use std::path::Path;
 const LAYERS: &[(&str, u32)] = &[
     ("score", 0),
     ("game", 1),
+    ("cycle", 1),
     ("movegen", 1),
     ("perft", 1),
     ("tt", 1),

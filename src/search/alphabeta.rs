@@ -13,6 +13,7 @@ use super::ordering::{
 use super::params;
 use super::pruning::{Singular, TtExtension};
 use super::see::see_ge;
+use crate::cycle::upcoming_repetition;
 use crate::game::repeats;
 use crate::movegen::CheckInfo;
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, NO_EVAL, TB_WIN};
@@ -56,6 +57,18 @@ impl Searcher {
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
             return self.incremental_eval(pos, ply);
+        }
+        // Upcoming repetition: off the PV, where a draw would beat beta and the side to move can
+        // bring back an earlier position with one move, that draw is a lower bound that cuts.
+        if !pv_node
+            && beta <= DRAW
+            && params::upcoming_repetition() > 0
+            && self.stack[ply].excluded.is_none()
+        {
+            let lookback = (pos.halfmoves() as usize).min(self.plies_since_null(ply));
+            if upcoming_repetition(pos, key, &self.keys, lookback) {
+                return DRAW;
+            }
         }
         // Mate-distance pruning: no line from here beats a mate already found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
@@ -508,6 +521,18 @@ impl Searcher {
         {
             self.corr.update(node.pos, node.depth, raw, best_score);
         }
+    }
+
+    /// The plies the path to the node at `ply` has gone since its last null move (all of them,
+    /// and the game's moves before the root, when there is none): how far back a position
+    /// can be reached again by real moves.
+    #[inline]
+    fn plies_since_null(&self, ply: usize) -> usize {
+        self.stack[..ply]
+            .iter()
+            .rev()
+            .position(|frame| frame.mv.is_none())
+            .unwrap_or(usize::MAX)
     }
 
     /// The score of a draw by rule at a non-root node (fifty moves, repetition, insufficient

@@ -168,6 +168,10 @@ tunables! {
     /// static evaluation in its own direction (1), or on the static evaluation alone (0).
     qs_tt_stand_pat = 0 in 0..=1, step 1.0;
 
+    /// Upcoming repetition: off the PV, a node whose side to move can bring back an earlier
+    /// position with one move returns a draw where that beats beta (0: off).
+    upcoming_repetition = 0 in 0..=1, step 1.0;
+
     /// Reverse futility pruning: at non-PV nodes of remaining depth up to `rfp_max_depth`, a
     /// static evaluation this far above beta per ply (one ply less when not improving)
     /// returns at once.
