@@ -129,24 +129,24 @@ pub fn upcoming_repetition(pos: &Chess, key: u64, history: &[u64], lookback: usi
         return false;
     }
     let table = table();
-    let occupied = pos.board().occupied();
+    let board = pos.board();
+    let occupied = board.occupied();
     for back in (3..=lookback).step_by(2) {
         let earlier = history[n - back];
         let Some((piece, a, b)) = table.find(key ^ earlier) else {
             continue;
         };
-        if (attacks::between(a, b) & occupied).any() {
+        if piece.color != pos.turn() || (attacks::between(a, b) & occupied).any() {
             continue;
         }
         // The piece stands on one of the two squares now and goes to the other.
-        let (from, to) = if pos.board().piece_at(a) == Some(piece) {
+        let (from, to) = if board.piece_at(a) == Some(piece) {
             (a, b)
-        } else {
+        } else if board.piece_at(b) == Some(piece) {
             (b, a)
-        };
-        if piece.color != pos.turn() || pos.board().piece_at(from) != Some(piece) {
+        } else {
             continue;
-        }
+        };
         let m = Move::Normal {
             role: piece.role,
             from,
@@ -154,7 +154,7 @@ pub fn upcoming_repetition(pos: &Chess, key: u64, history: &[u64], lookback: usi
             to,
             promotion: None,
         };
-        if !pos.board().occupied().contains(to) && pos.is_legal(m) {
+        if !occupied.contains(to) && pos.is_legal(m) {
             let mut child = pos.clone();
             child.play_unchecked(m);
             if key_after(pos, key, m, &child) == earlier {
