@@ -283,8 +283,8 @@ mod tests {
         bad[20] = 4;
         assert!(decode(&bad).err().unwrap().contains("names bucket 4"));
         let mut bad = bytes.clone();
-        bad[16..20].copy_from_slice(&17u32.to_le_bytes());
-        assert!(decode(&bad).err().unwrap().contains("17 king buckets"));
+        bad[16..20].copy_from_slice(&33u32.to_le_bytes());
+        assert!(decode(&bad).err().unwrap().contains("33 king buckets"));
         let mut bad = bytes.clone();
         bad[16..20].copy_from_slice(&5u32.to_le_bytes());
         assert!(

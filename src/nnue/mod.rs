@@ -46,7 +46,7 @@ pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 pub const SCALE: i32 = 140;
 
 /// The most king buckets a network may have.
-pub const MAX_KING_BUCKETS: usize = 16;
+pub const MAX_KING_BUCKETS: usize = 32;
 
 /// The king bucket of each square of a side's own king, seen from that side (its own back
 /// rank is rank 1, as in [`feature`]).

@@ -120,11 +120,12 @@ enum Cmd {
         #[arg(long, value_name = "NETWORK")]
         init: Option<PathBuf>,
         /// Give the network king buckets: one set of input weights per region of the own
-        /// king's square (none, halves, four, eight, twelve, sixteen; see the README). Each
-        /// bucket starts from the `--init` network's inputs, so training starts from its
-        /// evaluation. A network that has king buckets keeps its own, or splits them into a
-        /// finer layout (`four` into `eight`, `eight` into `twelve` or `sixteen`, `twelve` into
-        /// `sixteen`: each new bucket copies the one it lies in).
+        /// king's square (none, halves, four, eight, twelve, sixteen, twenty, twenty-four; see
+        /// the README). Each bucket starts from the `--init` network's inputs, so training
+        /// starts from its evaluation. A network that has king buckets keeps its own, or splits
+        /// them into a finer layout (`four` into `eight`, `eight` into `twelve` or `sixteen`,
+        /// `twelve` into `sixteen`, `sixteen` into `twenty`, `twenty` into `twenty-four`: each
+        /// new bucket copies the one it lies in).
         #[arg(long, value_name = "LAYOUT")]
         king_buckets: Option<String>,
         /// Grow king buckets as a part all buckets share (the `--init` network's inputs,

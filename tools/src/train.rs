@@ -60,12 +60,28 @@ pub fn king_layout(name: &str) -> Option<(usize, KingMap)> {
             16,
             by(|file, rank| file / 2 + 4 * [0, 1, 2, 2, 3, 3, 3, 3][rank]),
         )),
+        // `sixteen` with the back rank split by file: a king on g1 apart from one on h1.
+        "twenty" => Some((
+            20,
+            by(|file, rank| match rank {
+                0 => file,
+                _ => 8 + file / 2 + 4 * [0, 0, 1, 1, 2, 2, 2, 2][rank],
+            }),
+        )),
+        // `sixteen` with the first two ranks split by file.
+        "twenty-four" => Some((
+            24,
+            by(|file, rank| match rank {
+                0 | 1 => file + 8 * rank,
+                _ => 16 + file / 2 + 4 * usize::from(rank >= 4),
+            }),
+        )),
         _ => None,
     }
 }
 
 /// The names [`king_layout`] knows.
-pub const KING_LAYOUTS: &str = "none, halves, four, eight, twelve, sixteen";
+pub const KING_LAYOUTS: &str = "none, halves, four, eight, twelve, sixteen, twenty, twenty-four";
 
 /// Why a data line was not used.
 #[derive(Debug, Default)]
@@ -895,6 +911,18 @@ not a fen | 0 | 0.5
         assert_eq!(map[relative(Color::Black, shakmaty::Square::G7)], 7);
         assert_eq!(map[relative(Color::White, shakmaty::Square::D4)], 9);
         assert_eq!(map[relative(Color::White, shakmaty::Square::D5)], 13);
+        // `twenty` tells g1 from h1 and e1 from f1 but not g2 from h2; `twenty-four` does.
+        let (_, map) = king_layout("twenty").unwrap();
+        assert_eq!(map[relative(Color::White, shakmaty::Square::G1)], 6);
+        assert_eq!(map[relative(Color::Black, shakmaty::Square::H8)], 7);
+        assert_eq!(map[relative(Color::White, shakmaty::Square::G2)], 11);
+        assert_eq!(map[relative(Color::White, shakmaty::Square::H2)], 11);
+        assert_eq!(map[relative(Color::White, shakmaty::Square::A8)], 16);
+        let (_, map) = king_layout("twenty-four").unwrap();
+        assert_eq!(map[relative(Color::White, shakmaty::Square::G2)], 14);
+        assert_eq!(map[relative(Color::Black, shakmaty::Square::H7)], 15);
+        assert_eq!(map[relative(Color::White, shakmaty::Square::E4)], 18);
+        assert_eq!(map[relative(Color::White, shakmaty::Square::H5)], 23);
     }
 
     /// The shipped network grown into king buckets evaluates the data as it did; training
@@ -942,7 +970,7 @@ not a fen | 0 | 0.5
     }
 
     /// A network with king buckets splits into finer ones (`four` into `eight`, `eight` into
-    /// `twelve`, `twelve` into `sixteen`) and evaluates every position as before, but not into
+    /// `twelve`, `twelve` into `sixteen`, on to `twenty` and `twenty-four`) and evaluates every position as before, but not into
     /// a layout that cuts across its buckets.
     #[test]
     fn king_buckets_split_into_finer_ones_only() {
@@ -959,7 +987,7 @@ not a fen | 0 | 0.5
         };
         let (n4, map4) = king_layout("four").unwrap();
         let mut coarse = plain_built_in().with_king_buckets(n4, map4, false).unwrap();
-        for finer in ["eight", "twelve", "sixteen"] {
+        for finer in ["eight", "twelve", "sixteen", "twenty", "twenty-four"] {
             // Tell the buckets apart, so that a split copying the wrong one shows.
             for (b, rows) in coarse.w1.chunks_exact_mut(INPUTS * HIDDEN).enumerate() {
                 rows.iter_mut().for_each(|x| *x += 0.01 * b as f32);
