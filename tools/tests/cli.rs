@@ -219,7 +219,10 @@ fn datagen_rescore_and_train_read_each_other() {
     ]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("unknown layout (known: none, halves, four, eight, twelve, sixteen)"),
+        err.contains(
+            "unknown layout (known: none, halves, four, eight, twelve, sixteen, twenty, \
+             twenty-four)"
+        ),
         "{err}"
     );
     std::fs::remove_dir_all(&dir).ok();
