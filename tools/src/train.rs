@@ -970,8 +970,8 @@ not a fen | 0 | 0.5
     }
 
     /// A network with king buckets splits into finer ones (`four` into `eight`, `eight` into
-    /// `twelve`, `twelve` into `sixteen`, on to `twenty` and `twenty-four`) and evaluates every position as before, but not into
-    /// a layout that cuts across its buckets.
+    /// `twelve`, `twelve` into `sixteen`, on to `twenty` and `twenty-four`) and evaluates every
+    /// position as before, but not into a layout that cuts across its buckets.
     #[test]
     fn king_buckets_split_into_finer_ones_only() {
         let text = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1 | 50 | 1.0\n\
