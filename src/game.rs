@@ -24,10 +24,36 @@ pub fn key_after(parent: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
 
 /// Whether `key` stands among the earlier positions of `history` (oldest first) that have the
 /// same side to move and lie within the last `halfmoves` plies (since the last irreversible
-/// move). The search scores any such repetition as a draw.
+/// move): the search's rule for a draw by repetition while `repetition_since_root` is 0.
 #[inline]
 pub fn repeats(history: &[u64], key: u64, halfmoves: u32) -> bool {
     same_side_since_irreversible(history, halfmoves).any(|k| k == key)
+}
+
+/// Whether a search from the position at index `root` of `history` (oldest first) scores `key`
+/// as a draw by repetition, looking at the earlier positions with the same side to move within
+/// the last `halfmoves` plies (since the last irreversible move): `key` repeats a position of
+/// the line searched (after the root), or one at the root or before it that stands there twice
+/// already (a threefold repetition). A single occurrence before the root is no draw: the game
+/// has not reached a threefold, and neither side is held to repeating.
+#[inline]
+pub fn repeats_since(history: &[u64], key: u64, halfmoves: u32, root: usize) -> bool {
+    let n = history.len();
+    let lookback = (halfmoves as usize).min(n);
+    let mut before_root = 0;
+    for back in (2..=lookback).step_by(2) {
+        let i = n - back;
+        if history[i] == key {
+            if i > root {
+                return true;
+            }
+            before_root += 1;
+            if before_root == 2 {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// How many times `key` stands among those earlier positions (two times make a threefold
@@ -230,6 +256,34 @@ mod tests {
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].contains("castling"));
         assert_eq!(game.fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    }
+
+    #[test]
+    fn the_search_draws_a_repetition_after_its_root_or_a_threefold() {
+        let draws = |game: &Game, root: usize| {
+            repeats_since(game.history(), game.key(), game.pos().halfmoves(), root)
+        };
+        let mut game = Game::default();
+        for text in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            game.play_uci(text).unwrap();
+        }
+        // The start position a second time: from a root at the start it repeats the root
+        // itself, and from a root here it stands once before the root. A twofold either way.
+        assert!(!draws(&game, 0));
+        assert!(!draws(&game, 4));
+        game.play_uci("g1f3").unwrap();
+        // The position after 1. Nf3 again: a draw within a line searched from the start, where
+        // it came after the root; not from any later root.
+        assert!(draws(&game, 0));
+        assert!(!draws(&game, 2));
+        assert!(!draws(&game, 5));
+        for text in ["g8f6", "f3g1", "f6g8"] {
+            game.play_uci(text).unwrap();
+        }
+        // The start position a third time: a draw from any root.
+        assert!(game.is_threefold());
+        assert!(draws(&game, 8));
+        assert!(draws(&game, 0));
     }
 
     #[test]

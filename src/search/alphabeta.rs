@@ -14,7 +14,7 @@ use super::params;
 use super::pruning::{Singular, TtExtension};
 use super::see::see_ge;
 use crate::cycle::upcoming_repetition;
-use crate::game::repeats;
+use crate::game::{repeats, repeats_since};
 use crate::movegen::CheckInfo;
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, NO_EVAL, TB_WIN};
 use crate::tt::{Bound, PackedMove, TtEntry, score_from_tt, score_to_tt};
@@ -545,7 +545,12 @@ impl Searcher {
             }
             return Some(DRAW);
         }
-        if repeats(&self.keys, key, pos.halfmoves()) {
+        let repeated = if params::repetition_since_root() > 0 {
+            repeats_since(&self.keys, key, pos.halfmoves(), self.root_index)
+        } else {
+            repeats(&self.keys, key, pos.halfmoves())
+        };
+        if repeated {
             return Some(DRAW);
         }
         if insufficient_material(pos) {

@@ -154,6 +154,8 @@ pub struct Searcher {
     keys: Vec<u64>,
     root: Chess,
     root_key: u64,
+    /// Where the root's key stands in `keys`: repetitions of positions after it are draws.
+    root_index: usize,
     root_moves: Vec<RootMove>,
     nodes: u64,
     seldepth: usize,
@@ -244,6 +246,7 @@ impl Searcher {
             keys: Vec::with_capacity(1024),
             root: Chess::default(),
             root_key: 0,
+            root_index: 0,
             root_moves: Vec::with_capacity(256),
             nodes: 0,
             seldepth: 0,
@@ -429,6 +432,7 @@ impl Searcher {
         self.root_key = job.game.key();
         self.keys.clear();
         self.keys.extend_from_slice(job.game.history());
+        self.root_index = self.keys.len();
         self.prev_pv.clear();
         self.nodes = 0;
         self.seldepth = 0;
