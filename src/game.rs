@@ -24,53 +24,48 @@ pub fn key_after(parent: &Chess, key: u64, m: Move, child: &Chess) -> u64 {
 
 /// Whether `key` stands among the earlier positions of `history` (oldest first) that have the
 /// same side to move and lie within the last `halfmoves` plies (since the last irreversible
-/// move): the search's rule for a draw by repetition while `repetition_since_root` is 0.
+/// move).
 #[inline]
 pub fn repeats(history: &[u64], key: u64, halfmoves: u32) -> bool {
-    same_side_since_irreversible(history, halfmoves).any(|k| k == key)
+    same_side_since_irreversible(history, halfmoves).any(|(_, k)| k == key)
 }
 
-/// Whether a search from the position at index `root` of `history` (oldest first) scores `key`
-/// as a draw by repetition, looking at the earlier positions with the same side to move within
-/// the last `halfmoves` plies (since the last irreversible move): `key` repeats a position of
-/// the line searched (after the root), or one at the root or before it that stands there twice
+/// Whether a search from the position at index `root` of `history` scores `key` as a draw by
+/// repetition, among the same earlier positions as `repeats`: `key` repeats a position of the
+/// line searched (after the root), or one at the root or before it that stands there twice
 /// already (a threefold repetition). A single occurrence before the root is no draw: the game
 /// has not reached a threefold, and neither side is held to repeating.
 #[inline]
 pub fn repeats_since(history: &[u64], key: u64, halfmoves: u32, root: usize) -> bool {
-    let n = history.len();
-    let lookback = (halfmoves as usize).min(n);
     let mut before_root = 0;
-    for back in (2..=lookback).step_by(2) {
-        let i = n - back;
-        if history[i] == key {
-            if i > root {
-                return true;
-            }
+    same_side_since_irreversible(history, halfmoves)
+        .filter(|&(_, k)| k == key)
+        .any(|(i, _)| {
             before_root += 1;
-            if before_root == 2 {
-                return true;
-            }
-        }
-    }
-    false
+            i > root || before_root == 2
+        })
 }
 
 /// How many times `key` stands among those earlier positions (two times make a threefold
 /// repetition).
 fn repetitions(history: &[u64], key: u64, halfmoves: u32) -> usize {
     same_side_since_irreversible(history, halfmoves)
-        .filter(|&k| k == key)
+        .filter(|&(_, k)| k == key)
         .count()
 }
 
-/// The keys of `history` (oldest first) two, four, six… plies back, within the last
-/// `halfmoves` plies.
+/// The places and keys of `history` (oldest first) two, four, six… plies back, within the
+/// last `halfmoves` plies.
 #[inline]
-fn same_side_since_irreversible(history: &[u64], halfmoves: u32) -> impl Iterator<Item = u64> {
+fn same_side_since_irreversible(
+    history: &[u64],
+    halfmoves: u32,
+) -> impl Iterator<Item = (usize, u64)> {
     let n = history.len();
     let lookback = (halfmoves as usize).min(n);
-    (2..=lookback).step_by(2).map(move |back| history[n - back])
+    (2..=lookback)
+        .step_by(2)
+        .map(move |back| (n - back, history[n - back]))
 }
 
 /// The castling notation a FEN calls for: Chess960 when its castling rights name rooks that

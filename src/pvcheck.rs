@@ -6,11 +6,12 @@ use std::sync::Arc;
 use shakmaty::{CastlingMode, Move, Position};
 
 use crate::eval::static_eval;
-use crate::game::{Game, repeats, repeats_since};
+use crate::game::Game;
 use crate::nnue;
 use crate::score::{DRAW, mate_in_moves};
-use crate::search::params;
-use crate::search::{Collect, Job, Limits, PvLine, Refutation, SearchControl, Searcher};
+use crate::search::{
+    Collect, Job, Limits, PvLine, Refutation, SearchControl, Searcher, drawn_by_repetition,
+};
 use crate::tt::TranspositionTable;
 
 /// How long each position is searched.
@@ -63,17 +64,6 @@ struct Replay {
     drawn: bool,
 }
 
-/// Whether the search scores `game`'s position as a draw by repetition, for a search from the
-/// position at `root_index` of its history.
-fn repeated(game: &Game, root_index: usize) -> bool {
-    let halfmoves = game.pos().halfmoves();
-    if params::repetition_since_root() > 0 {
-        repeats_since(game.history(), game.key(), halfmoves, root_index)
-    } else {
-        repeats(game.history(), game.key(), halfmoves)
-    }
-}
-
 fn replay(root: &Game, pv: &[Move]) -> Result<Replay, usize> {
     // The root's key stands after the game's earlier positions in the leaf's history.
     let root_index = root.history().len();
@@ -91,7 +81,7 @@ fn replay(root: &Game, pv: &[Move]) -> Result<Replay, usize> {
         && (no_moves
             || pos.halfmoves() >= 100
             || pos.is_insufficient_material()
-            || repeated(&game, root_index));
+            || drawn_by_repetition(game.history(), game.key(), pos.halfmoves(), root_index));
     Ok(Replay {
         leaf: game,
         mated,

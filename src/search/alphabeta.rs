@@ -545,18 +545,24 @@ impl Searcher {
             }
             return Some(DRAW);
         }
-        let repeated = if params::repetition_since_root() > 0 {
-            repeats_since(&self.keys, key, pos.halfmoves(), self.root_index)
-        } else {
-            repeats(&self.keys, key, pos.halfmoves())
-        };
-        if repeated {
+        if drawn_by_repetition(&self.keys, key, pos.halfmoves(), self.root_index) {
             return Some(DRAW);
         }
         if insufficient_material(pos) {
             return Some(DRAW);
         }
         None
+    }
+}
+
+/// Whether a search from the position at index `root` of `history` scores `key` as a draw by
+/// repetition, by the rule `repetition_since_root` chooses (`pv-check` judges PV leaves by it).
+#[inline]
+pub fn drawn_by_repetition(history: &[u64], key: u64, halfmoves: u32, root: usize) -> bool {
+    if params::repetition_since_root() > 0 {
+        repeats_since(history, key, halfmoves, root)
+    } else {
+        repeats(history, key, halfmoves)
     }
 }
 

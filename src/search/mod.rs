@@ -37,6 +37,7 @@ use crate::nnue::{self, Network, RefreshTable};
 use crate::score::{self, DRAW, INFINITY, MATE, MAX_PLY, is_mate};
 use crate::tb::{Tablebases, TbSettings};
 use crate::tt::{Bound, PackedMove, TranspositionTable};
+pub use alphabeta::drawn_by_repetition;
 use correction::CorrectionHistory;
 pub use correction::splitmix64;
 use frame::Frame;
