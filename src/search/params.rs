@@ -175,7 +175,7 @@ tunables! {
     /// A repetition is a draw where it repeats a position of the line searched (after the
     /// root) or makes a threefold with the game's positions (1), or wherever the position
     /// stood before since the last irreversible move, the game's positions included (0).
-    repetition_since_root = 0 in 0..=1, step 1.0;
+    repetition_since_root = 1 in 0..=1, step 1.0;
 
     /// Reverse futility pruning: at non-PV nodes of remaining depth up to `rfp_max_depth`, a
     /// static evaluation this far above beta per ply (one ply less when not improving)
