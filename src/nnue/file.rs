@@ -4,16 +4,22 @@
 //! little-endian: hidden weights input by input (i16; king bucket 0's inputs, then bucket
 //! 1's, …), hidden biases (i16), each bucket's output weights (i16), each bucket's output bias
 //! (i32). Format 1 has one output layer and no bucket count; it is read as that layer in every
-//! bucket. A network without king buckets is written in format 2.
+//! bucket. A network without king buckets is written in format 2. Format 4 is format 3 with a
+//! second layer: after the king map the neurons per output bucket (u32); after the output
+//! weights each bucket's neurons' input weights (i16, 2 × hidden per neuron, side to move's
+//! half first), then their output weights (i16); after the output biases their biases (i32).
 
 use super::{
-    BUCKETS, HIDDEN, INPUTS, KingMap, MAX_OUTPUT_WEIGHT, NO_KING_BUCKETS, Network, check_king_map,
+    BUCKETS, HIDDEN, INPUTS, KingMap, MAX_HEAD, MAX_HEAD_WEIGHT, MAX_OUTPUT_WEIGHT,
+    NO_KING_BUCKETS, Network, check_king_map,
 };
 
 const MAGIC: &[u8; 4] = b"PVNN";
 const VERSION: u32 = 2;
 /// The format of a network with king buckets.
 const KING_VERSION: u32 = 3;
+/// The format of a network with a second layer.
+const HEAD_VERSION: u32 = 4;
 
 /// The size in bytes of a format-2 network file of `hidden` neurons per side and `buckets`
 /// output layers.
@@ -25,6 +31,17 @@ pub const fn size_for(hidden: usize, buckets: usize) -> usize {
 /// That is format 2's size plus the king-bucket count, the map and the extra input columns.
 pub const fn king_size_for(hidden: usize, buckets: usize, king_buckets: usize) -> usize {
     size_for(hidden, buckets) + 4 + 64 + 2 * INPUTS * (king_buckets - 1) * hidden
+}
+
+/// The size in bytes of a format-4 network file (with a second layer of `head` neurons per
+/// output bucket).
+pub const fn head_size_for(
+    hidden: usize,
+    buckets: usize,
+    king_buckets: usize,
+    head: usize,
+) -> usize {
+    king_size_for(hidden, buckets, king_buckets) + 4 + buckets * head * (2 * 2 * hidden + 2 + 4)
 }
 
 /// The size in bytes of a format-1 file (one output layer).
@@ -55,6 +72,12 @@ pub struct Weights {
     /// Per bucket, the side to move's `hidden` weights, then the other side's.
     pub output_weights: Vec<i16>,
     pub output_bias: Vec<i32>,
+    /// Second-layer neurons per output bucket (0: none), and per bucket and neuron their
+    /// `2 × hidden` input weights, output weight and bias.
+    pub head: usize,
+    pub head_weights: Vec<i16>,
+    pub head_output: Vec<i16>,
+    pub head_bias: Vec<i32>,
 }
 
 impl Weights {
@@ -87,9 +110,9 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
     let word =
         |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
     let version = word(4);
-    if !(1..=KING_VERSION).contains(&version) {
+    if !(1..=HEAD_VERSION).contains(&version) {
         return Err(format!(
-            "network format {version}; this build reads formats 1 to {KING_VERSION}"
+            "network format {version}; this build reads formats 1 to {HEAD_VERSION}"
         ));
     }
     let hidden = word(8) as usize;
@@ -98,7 +121,7 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
             "the header claims {hidden} hidden neurons; 1 to {MAX_HIDDEN} can be read"
         ));
     }
-    let (mut king_buckets, mut king_map) = (1, NO_KING_BUCKETS);
+    let (mut king_buckets, mut king_map, mut head) = (1, NO_KING_BUCKETS, 0);
     let (buckets, header, expected) = if version == 1 {
         (1, 12, v1_size_for(hidden))
     } else {
@@ -111,14 +134,32 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
                 "the header claims {buckets} output buckets; 1 to {MAX_BUCKETS} can be read"
             ));
         }
-        if version == KING_VERSION {
+        if version >= KING_VERSION {
             if bytes.len() < 84 {
                 return Err("the header ends before its king map".to_string());
             }
             king_buckets = word(16) as usize;
             king_map.copy_from_slice(&bytes[20..84]);
             check_king_map(king_buckets, &king_map)?;
-            (buckets, 84, king_size_for(hidden, buckets, king_buckets))
+            if version == HEAD_VERSION {
+                if bytes.len() < 88 {
+                    return Err("the header ends before its second layer's size".to_string());
+                }
+                head = word(84) as usize;
+                if head == 0 || head > MAX_HEAD {
+                    return Err(format!(
+                        "the header claims a second layer of {head} neurons; 1 to {MAX_HEAD} \
+                         can be read"
+                    ));
+                }
+                (
+                    buckets,
+                    88,
+                    head_size_for(hidden, buckets, king_buckets, head),
+                )
+            } else {
+                (buckets, 84, king_size_for(hidden, buckets, king_buckets))
+            }
         } else {
             (buckets, 16, size_for(hidden, buckets))
         }
@@ -129,9 +170,14 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
         } else {
             String::new()
         };
+        let second = if head > 0 {
+            format!(" and a second layer of {head}")
+        } else {
+            String::new()
+        };
         return Err(format!(
-            "a network of {hidden} hidden neurons and {buckets} buckets{kings} has {expected} \
-             bytes, this file {}",
+            "a network of {hidden} hidden neurons and {buckets} buckets{kings}{second} has \
+             {expected} bytes, this file {}",
             bytes.len()
         ));
     }
@@ -147,9 +193,12 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
     let hidden_weights = take(INPUTS * king_buckets * hidden);
     let hidden_bias = take(hidden);
     let output_weights = take(buckets * 2 * hidden);
-    let output_bias = (0..buckets)
-        .map(|b| word(expected - 4 * (buckets - b)) as i32)
-        .collect();
+    let head_weights = take(buckets * head * 2 * hidden);
+    let head_output = take(buckets * head);
+    let ints = expected - 4 * buckets * (1 + head);
+    let int = |i: usize| word(ints + 4 * i) as i32;
+    let output_bias = (0..buckets).map(int).collect();
+    let head_bias = (buckets..buckets * (1 + head)).map(int).collect();
     Ok(Weights {
         hidden,
         buckets,
@@ -159,6 +208,10 @@ pub fn decode_weights(bytes: &[u8]) -> Result<Weights, String> {
         hidden_bias,
         output_weights,
         output_bias,
+        head,
+        head_weights,
+        head_output,
+        head_bias,
     })
 }
 
@@ -178,6 +231,17 @@ pub fn decode(bytes: &[u8]) -> Result<Network, String> {
         return Err(format!(
             "a network of {} output buckets; this build reads 1 or {BUCKETS}",
             w.buckets
+        ));
+    }
+    if let Some(w) = w
+        .head_weights
+        .iter()
+        .chain(&w.head_output)
+        .find(|w| w.unsigned_abs() > MAX_HEAD_WEIGHT.unsigned_abs())
+    {
+        return Err(format!(
+            "a second-layer weight of {w}; this build reads -{MAX_HEAD_WEIGHT} to \
+             {MAX_HEAD_WEIGHT}"
         ));
     }
     if let Some(w) = w
@@ -208,22 +272,48 @@ pub fn decode(bytes: &[u8]) -> Result<Network, String> {
         them[..h].copy_from_slice(&layer[h..]);
         *bias = layer_bias;
     }
+    // Each neuron's row padded to this build's width like the output layers.
+    let mut head_weights = vec![0i16; BUCKETS * w.head * 2 * HIDDEN];
+    let (mut head_output, mut head_bias) = (Vec::new(), Vec::new());
+    for b in 0..BUCKETS {
+        let from = if w.buckets == 1 { 0 } else { b };
+        let rows = w.head_weights[from * w.head * 2 * h..].chunks_exact(2 * h);
+        let new_rows = head_weights[b * w.head * 2 * HIDDEN..].chunks_exact_mut(2 * HIDDEN);
+        for (new, old) in new_rows.zip(rows).take(w.head) {
+            new[..h].copy_from_slice(&old[..h]);
+            new[HIDDEN..HIDDEN + h].copy_from_slice(&old[h..]);
+        }
+        head_output.extend_from_slice(&w.head_output[from * w.head..][..w.head]);
+        head_bias.extend_from_slice(&w.head_bias[from * w.head..][..w.head]);
+    }
     Ok(Network {
         hidden_weights,
         hidden_bias,
         output_weights,
         output_bias,
+        head: w.head,
+        head_weights,
+        head_bias,
+        head_output,
         king_buckets: w.king_buckets,
         king_map: w.king_map,
     })
 }
 
-/// Writes a network: format 2 without king buckets, format 3 with them.
+/// Writes a network: format 4 with a second layer, else format 3 with king buckets, else
+/// format 2.
 pub fn encode(net: &Network) -> Vec<u8> {
-    let kings = net.king_buckets > 1;
-    let mut bytes = Vec::with_capacity(king_size_for(HIDDEN, BUCKETS, net.king_buckets));
+    let head = net.head > 0;
+    let kings = head || net.king_buckets > 1;
+    let mut bytes = Vec::with_capacity(head_size_for(HIDDEN, BUCKETS, net.king_buckets, net.head));
     bytes.extend_from_slice(MAGIC);
-    let version = if kings { KING_VERSION } else { VERSION };
+    let version = if head {
+        HEAD_VERSION
+    } else if kings {
+        KING_VERSION
+    } else {
+        VERSION
+    };
     bytes.extend_from_slice(&version.to_le_bytes());
     bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
     bytes.extend_from_slice(&(BUCKETS as u32).to_le_bytes());
@@ -231,16 +321,21 @@ pub fn encode(net: &Network) -> Vec<u8> {
         bytes.extend_from_slice(&(net.king_buckets as u32).to_le_bytes());
         bytes.extend_from_slice(&net.king_map);
     }
+    if head {
+        bytes.extend_from_slice(&(net.head as u32).to_le_bytes());
+    }
     let weights = net
         .hidden_weights
         .iter()
         .flatten()
         .chain(&net.hidden_bias)
-        .chain(net.output_weights.iter().flatten());
+        .chain(net.output_weights.iter().flatten())
+        .chain(&net.head_weights)
+        .chain(&net.head_output);
     for w in weights {
         bytes.extend_from_slice(&w.to_le_bytes());
     }
-    for b in &net.output_bias {
+    for b in net.output_bias.iter().chain(&net.head_bias) {
         bytes.extend_from_slice(&b.to_le_bytes());
     }
     bytes
@@ -302,6 +397,65 @@ mod tests {
                 .contains("with 4 king buckets has")
         );
         assert!(decode(&bytes[..50]).err().unwrap().contains("king map"));
+    }
+
+    /// A network with a second layer is written in format 4 and read back as it was; a bad
+    /// layer size or an out-of-range weight in it is refused with a reason.
+    #[test]
+    fn a_network_with_a_second_layer_survives_encoding() {
+        let head = 3;
+        let rows = BUCKETS * head * 2 * HIDDEN;
+        let mut net = network().with_head(
+            head,
+            (0..rows).map(|i| (i % 201) as i16 - 100).collect(),
+            (0..BUCKETS * head).map(|i| i as i32 * 1000 - 7).collect(),
+        );
+        net.head_output[5] = -33;
+        let bytes = encode(&net);
+        assert_eq!(
+            bytes.len(),
+            head_size_for(HIDDEN, BUCKETS, net.king_buckets, head)
+        );
+        assert_eq!(&bytes[4..8], &HEAD_VERSION.to_le_bytes());
+        let back = decode(&bytes).unwrap();
+        assert_eq!(back.head, head);
+        assert_eq!(back.head_weights, net.head_weights);
+        assert_eq!(back.head_output, net.head_output);
+        assert_eq!(back.head_bias, net.head_bias);
+        assert_eq!(back.output_bias, net.output_bias);
+        assert!(back.hidden_weights == net.hidden_weights);
+        assert_eq!(encode(&back), bytes);
+        let mut bad = bytes.clone();
+        bad[84..88].copy_from_slice(&65u32.to_le_bytes());
+        assert!(
+            decode(&bad)
+                .err()
+                .unwrap()
+                .contains("second layer of 65 neurons")
+        );
+        let mut bad = bytes.clone();
+        bad[84..88].copy_from_slice(&4u32.to_le_bytes());
+        assert!(
+            decode(&bad)
+                .err()
+                .unwrap()
+                .contains("and a second layer of 4 has")
+        );
+        let mut bad = bytes.clone();
+        let first_head = king_size_for(HIDDEN, BUCKETS, net.king_buckets) + 4 - 4 * BUCKETS;
+        bad[first_head..first_head + 2].copy_from_slice(&(-1100i16).to_le_bytes());
+        assert!(
+            decode(&bad)
+                .err()
+                .unwrap()
+                .contains("second-layer weight of -1100")
+        );
+        assert!(
+            decode(&bytes[..86])
+                .err()
+                .unwrap()
+                .contains("second layer's size")
+        );
     }
 
     /// A format-1 file (one output layer) is read with that layer in every bucket.

@@ -1,6 +1,7 @@
 //! NNUE evaluation: a (768 → HIDDEN)×2 → 1 network over piece-square features, seen from each
 //! side, with a squared clipped ReLU and one output layer per bucket of material; quantized to
-//! integers for the engine.
+//! integers for the engine. A network may add a second layer beside each output layer (a
+//! "head" of a few neurons with a clipped ReLU, whose weighted sum joins the output).
 //!
 //! Each side has an accumulator: the hidden layer's bias plus one weight column per piece on
 //! the board, indexed from that side's point of view (own pieces first, board flipped for
@@ -39,6 +40,11 @@ pub const QB: i32 = 64;
 /// The largest output weight a network may have: `QB` times the trainer's clip, 1.98, so that
 /// the output sums stay in range (see `half`).
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
+/// Quantization of the second layer's weights (input and output): finer than `QB`, as its
+/// neurons start small, and still far from overflowing its i32 sums.
+pub const QH: i32 = 512;
+/// The largest second-layer weight a network may have: `QH` times the trainer's clip, 1.98.
+pub const MAX_HEAD_WEIGHT: i16 = 1014;
 /// Centipawns per unit of the network's output, whose logistic is the expected score. Pivot's
 /// own games put it near 140 (a fit of K ≈ 2.86 for a 400-based logistic), which kept the
 /// network's centipawns those of the hand-crafted evaluation it replaced, on which the search's
@@ -51,6 +57,9 @@ pub const MAX_KING_BUCKETS: usize = 32;
 /// The king bucket of each square of a side's own king, seen from that side (its own back
 /// rank is rank 1, as in [`feature`]).
 pub type KingMap = [u8; 64];
+
+/// The most neurons a network's second layer (its head) may have per output bucket.
+pub const MAX_HEAD: usize = 64;
 
 /// The king map of a network without king buckets.
 pub const NO_KING_BUCKETS: KingMap = [0; 64];
@@ -65,6 +74,15 @@ pub struct Network {
     /// Output weights of each bucket: the side to move's half, then the other side's.
     pub output_weights: [[i16; 2 * HIDDEN]; BUCKETS],
     pub output_bias: [i32; BUCKETS],
+    /// Neurons of the second layer per output bucket (0: none). Neuron k of bucket b sums
+    /// the same squared activations as the output layer with its own weights,
+    /// `head_weights[(b · head + k) · 2 · HIDDEN..]` (the side to move's half first, scaled by
+    /// `QH`) plus `head_bias[b · head + k]` (scaled by `QA · QB`); clipped to 0..1, it adds
+    /// `head_output[b · head + k]` (scaled by `QH`) times itself to the output.
+    pub head: usize,
+    pub head_weights: Vec<i16>,
+    pub head_bias: Vec<i32>,
+    pub head_output: Vec<i16>,
     /// The number of king buckets (1: none) and the bucket of each square of the own king.
     pub king_buckets: usize,
     pub king_map: KingMap,
@@ -188,7 +206,15 @@ impl Network {
         } else {
             String::new()
         };
-        format!("{HIDDEN} hidden neurons, {BUCKETS} output buckets{kings}")
+        let head = if self.head > 0 {
+            format!(
+                ", a second layer of {} neurons per output bucket",
+                self.head
+            )
+        } else {
+            String::new()
+        };
+        format!("{HIDDEN} hidden neurons, {BUCKETS} output buckets{kings}{head}")
     }
 
     /// The evaluation in centipawns for the side to move, from both sides' accumulators and
@@ -197,8 +223,48 @@ impl Network {
     pub fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN], bucket: usize) -> i32 {
         let (ours, theirs) = self.output_weights[bucket].split_at(HIDDEN);
         let sum = half(us, ours) + half(them, theirs);
-        let raw = sum / i64::from(QA) + i64::from(self.output_bias[bucket]);
+        let mut raw = sum / i64::from(QA) + i64::from(self.output_bias[bucket]);
+        if self.head > 0 {
+            raw += self.head_sum(us, them, bucket);
+        }
         (raw * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+
+    /// The second layer's part of bucket `bucket`'s output, in units of 1 / (`QA` · `QB`).
+    /// Its neurons read the squared activations at a coarser step, clamp(a, 0, QA)² / 256
+    /// (0 to 254), so that each product with a weight is one 16-bit multiply-add and a
+    /// neuron's whole sum fits in an i32.
+    fn head_sum(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN], bucket: usize) -> i64 {
+        let mut squared = [0i16; 2 * HIDDEN];
+        let (ours, theirs) = squared.split_at_mut(HIDDEN);
+        square_coarsely(us, ours);
+        square_coarsely(them, theirs);
+        let first = bucket * self.head;
+        let rows = &self.head_weights[first * 2 * HIDDEN..][..self.head * 2 * HIDDEN];
+        let mut dots = [0i32; MAX_HEAD];
+        head_dots(&squared, rows, &mut dots[..self.head]);
+        let one = i64::from(QA * QB);
+        let mut sum = 0i64;
+        for (k, &dot) in dots[..self.head].iter().enumerate() {
+            // In units of 1 / (QA · QB): Σ clamp² · w · QB / (QA · QH), with clamp² as
+            // 256 times the coarse square.
+            let pre = i64::from(dot) * i64::from(256 * QB) / i64::from(QA * QH)
+                + i64::from(self.head_bias[first + k]);
+            sum += pre.clamp(0, one) * i64::from(self.head_output[first + k]);
+        }
+        sum / i64::from(QH)
+    }
+
+    /// This network with a second layer of `head` neurons per output bucket whose output
+    /// weights are all zero, so that it evaluates every position as before: `weights` gives
+    /// each neuron's input weights (`BUCKETS · head` rows of 2 · HIDDEN) and `bias` its bias.
+    pub fn with_head(&self, head: usize, weights: Vec<i16>, bias: Vec<i32>) -> Network {
+        let mut net = self.clone();
+        net.head = head;
+        net.head_weights = weights;
+        net.head_bias = bias;
+        net.head_output = vec![0; BUCKETS * head];
+        net
     }
 
     /// The evaluation of `pos` for the side to move, with both accumulators built from scratch.
@@ -212,6 +278,90 @@ impl Network {
     pub fn outputs_by_bucket(&self, pos: &Chess) -> [i32; BUCKETS] {
         let acc = Accumulator::from_position(self, pos);
         std::array::from_fn(|b| acc.output_of_bucket(self, pos, b))
+    }
+}
+
+/// Each second-layer neuron's dot product of its row of `rows` (2 · HIDDEN weights each) with
+/// the coarse squares, into `dots`: four neurons at a time with AVX2 where the build has it
+/// (all products and sums are exact in i32, so both ways give the same numbers).
+#[inline]
+fn head_dots(squared: &[i16; 2 * HIDDEN], rows: &[i16], dots: &mut [i32]) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    let done = {
+        for (four, out) in rows
+            .chunks_exact(4 * 2 * HIDDEN)
+            .zip(dots.chunks_exact_mut(4))
+        {
+            avx2::four_dots(squared, four, out);
+        }
+        dots.len() / 4 * 4
+    };
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    let done = 0;
+    for (row, dot) in rows.chunks_exact(2 * HIDDEN).zip(dots).skip(done) {
+        *dot = squared
+            .iter()
+            .zip(row)
+            .map(|(&s, &w)| i32::from(s) * i32::from(w))
+            .sum();
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+mod avx2 {
+    use super::HIDDEN;
+    use std::arch::x86_64::{
+        __m256i, _mm_add_epi32, _mm_cvtsi128_si32, _mm_shuffle_epi32, _mm256_add_epi32,
+        _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_madd_epi16,
+        _mm256_setzero_si256,
+    };
+
+    const LANES: usize = 16;
+    const _: () = assert!((2 * HIDDEN).is_multiple_of(LANES));
+
+    /// The dot products of four rows of 2 · HIDDEN weights (`rows`, one after the other) with
+    /// `squared`, into `out[0..4]`.
+    #[inline]
+    pub fn four_dots(squared: &[i16; 2 * HIDDEN], rows: &[i16], out: &mut [i32]) {
+        assert!(rows.len() >= 4 * 2 * HIDDEN && out.len() >= 4);
+        let mut sums = [0i32; 4];
+        // SAFETY: AVX2 is enabled for this build (the cfg above), and every load reads 16
+        // i16 within `squared` or within the first 4 · 2 · HIDDEN entries of `rows`, whose
+        // lengths the assert checked; unaligned loads have no alignment requirement.
+        unsafe {
+            let (mut a0, mut a1, mut a2, mut a3) = (
+                _mm256_setzero_si256(),
+                _mm256_setzero_si256(),
+                _mm256_setzero_si256(),
+                _mm256_setzero_si256(),
+            );
+            let w = rows.as_ptr();
+            let row = |k: usize, c: usize| _mm256_loadu_si256(w.add(k * 2 * HIDDEN + c).cast());
+            for c in (0..2 * HIDDEN).step_by(LANES) {
+                let s = _mm256_loadu_si256(squared.as_ptr().add(c).cast::<__m256i>());
+                a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(s, row(0, c)));
+                a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(s, row(1, c)));
+                a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(s, row(2, c)));
+                a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(s, row(3, c)));
+            }
+            for (sum, a) in sums.iter_mut().zip([a0, a1, a2, a3]) {
+                let half = _mm_add_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+                let quarter = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0b01_00_11_10));
+                let last = _mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, 0b10_11_00_01));
+                *sum = _mm_cvtsi128_si32(last);
+            }
+        }
+        out[..4].copy_from_slice(&sums);
+    }
+}
+
+/// clamp(a, 0, QA)² / 256 of each accumulator entry, into `out`.
+#[inline]
+fn square_coarsely(acc: &[i16; HIDDEN], out: &mut [i16]) {
+    for (s, &a) in out.iter_mut().zip(acc) {
+        // 255² fits in a u16.
+        let c = a.clamp(0, QA as i16) as u16;
+        *s = ((c * c) >> 8) as i16;
     }
 }
 
@@ -291,6 +441,65 @@ mod tests {
         net.output_bias[bucket(32)] += QA * QB;
         assert_eq!(net.eval_from_scratch(&start), base_start + SCALE);
         assert_eq!(net.eval_from_scratch(&ending), base_ending);
+    }
+
+    /// A second layer with zero output weights changes nothing; a neuron's clipped sum, times
+    /// its output weight, joins the output of its own bucket only.
+    #[test]
+    fn the_second_layer_adds_its_clipped_neurons() {
+        let net = network();
+        let start = Chess::default();
+        let ending = pos("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        let (base_start, base_ending) = (
+            net.eval_from_scratch(&start),
+            net.eval_from_scratch(&ending),
+        );
+        let head = 2;
+        let mut grown = net.with_head(
+            head,
+            vec![0; BUCKETS * head * 2 * HIDDEN],
+            vec![QA * QB; BUCKETS * head],
+        );
+        assert_eq!(grown.eval_from_scratch(&start), base_start);
+        assert_eq!(grown.eval_from_scratch(&ending), base_ending);
+        let b = bucket(32);
+        // Neuron 1 of the opening bucket at half its range, with output weight 1.
+        grown.head_bias[b * head + 1] = QA * QB / 2;
+        grown.head_output[b * head + 1] = QH as i16;
+        // (Centipawns are rounded toward zero, so a sum can land one off.)
+        let near = |a: i32, b: i32| assert!((a - b).abs() <= 1, "{a} vs {b}");
+        near(grown.eval_from_scratch(&start), base_start + SCALE / 2);
+        assert_eq!(grown.eval_from_scratch(&ending), base_ending);
+        // Large input weights push neuron 0 past its clip: it adds at most its output weight.
+        let row = (b * head) * 2 * HIDDEN;
+        grown.head_weights[row..row + 2 * HIDDEN].fill(MAX_HEAD_WEIGHT);
+        grown.head_output[b * head] = -(QH as i16);
+        near(
+            grown.eval_from_scratch(&start),
+            base_start + SCALE / 2 - SCALE,
+        );
+        assert!(grown.shape().contains("second layer of 2 neurons"));
+    }
+
+    /// The second layer's dot products, four neurons at a time where the build can, equal
+    /// the plain sums for every neuron, the last ones of an odd count too.
+    #[test]
+    fn second_layer_dot_products_are_exact() {
+        let squared: [i16; 2 * HIDDEN] = std::array::from_fn(|j| ((j * 37) % 255) as i16);
+        let head = 7;
+        let rows: Vec<i16> = (0..head * 2 * HIDDEN)
+            .map(|i| ((i * 53) % 255) as i16 - 127)
+            .collect();
+        let mut dots = [0i32; 7];
+        head_dots(&squared, &rows, &mut dots);
+        for (k, row) in rows.chunks_exact(2 * HIDDEN).enumerate() {
+            let plain: i32 = squared
+                .iter()
+                .zip(row)
+                .map(|(&s, &w)| i32::from(s) * i32::from(w))
+                .sum();
+            assert_eq!(dots[k], plain, "neuron {k}");
+        }
     }
 
     /// A network grown into king buckets evaluates as before; once a bucket's columns

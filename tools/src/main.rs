@@ -145,6 +145,15 @@ enum Cmd {
         /// data than made it.
         #[arg(long, default_value_t = 0.0, requires = "init")]
         anchor: f32,
+        /// Give the network a second layer of N neurons per output bucket (1 to 64) beside its
+        /// output layer, if it has none: their output weights start at zero, so training
+        /// starts from the `--init` network's evaluation.
+        #[arg(long, value_name = "N")]
+        head: Option<usize>,
+        /// Adam step size of the second layer's weights (default: ten times `--rate`, for a
+        /// layer that starts from nothing while the rest is refined).
+        #[arg(long)]
+        head_rate: Option<f32>,
         /// Measure the validation error on the positions of this file (as they are, not
         /// mirrored; repeat the option for several) instead of holding out the last 2% of the
         /// data: candidates trained on different data then compare on the same positions.
@@ -234,6 +243,8 @@ fn main() {
             shared_king_inputs,
             freeze_king_buckets,
             anchor,
+            head,
+            head_rate,
             validate,
         } => {
             if !(anchor >= 0.0 && anchor.is_finite()) {
@@ -256,22 +267,31 @@ fn main() {
                     rate,
                     threads,
                     seed,
-                    init: starting_network(init, king_buckets.as_deref(), shared_king_inputs, seed),
+                    init: starting_network(
+                        init,
+                        king_buckets.as_deref(),
+                        shared_king_inputs,
+                        head,
+                        seed,
+                    ),
                     freeze_king_buckets,
                     anchor,
+                    head_rate: head_rate.unwrap_or(10.0 * rate),
                 },
             )
         }
     }
 }
 
-/// The network training starts from: `init`'s weights (or, with a king layout alone, random
-/// ones), given the king buckets of `layout` if it names any (`shared`: factored, see
-/// [`train::FloatNet::with_king_buckets`]).
+/// The network training starts from: `init`'s weights (or, with a king layout or a second
+/// layer alone, random ones), given the king buckets of `layout` if it names any (`shared`:
+/// factored, see [`train::FloatNet::with_king_buckets`]) and a second layer of `head`
+/// neurons if it asks for one.
 fn starting_network(
     init: Option<PathBuf>,
     layout: Option<&str>,
     shared: bool,
+    head: Option<usize>,
     seed: u64,
 ) -> Option<train::FloatNet> {
     let net = init.map(|path| {
@@ -279,6 +299,24 @@ fn starting_network(
             .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", path.display())));
         float_network(&bytes, seed, &path)
     });
+    let net = with_layout(net, layout, shared, seed);
+    let Some(head) = head else {
+        return net;
+    };
+    let net = net.unwrap_or_else(|| train::FloatNet::new(seed));
+    Some(
+        net.with_head(head, seed)
+            .unwrap_or_else(|e| fail(format!("--head {head}: {e}"))),
+    )
+}
+
+/// `net` (or a random network) with the king buckets of `layout`, if it names any.
+fn with_layout(
+    net: Option<train::FloatNet>,
+    layout: Option<&str>,
+    shared: bool,
+    seed: u64,
+) -> Option<train::FloatNet> {
     let Some(layout) = layout else {
         return net;
     };

@@ -7,7 +7,7 @@ use shakmaty::{Color, Position};
 use pivot::game::Game;
 use pivot::nnue::file::Weights;
 use pivot::nnue::{
-    BUCKETS, HIDDEN, INPUTS, KingMap, NO_KING_BUCKETS, Network, QA, QB, SCALE, bucket,
+    BUCKETS, HIDDEN, INPUTS, KingMap, NO_KING_BUCKETS, Network, QA, QB, QH, SCALE, bucket,
     check_king_map, feature, king_input_offset,
 };
 
@@ -195,8 +195,9 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The network in floating point: output = w2[b] · [screlu(acc_us), screlu(acc_them)] + b2[b]
-/// for the position's output bucket b, in units of `SCALE` centipawns.
+/// The network in floating point: output = w2[b] · s + b2[b] + Σₖ w4[b,k] · crelu(w3[b,k] · s +
+/// b3[b,k]) for the position's output bucket b, with s = [screlu(acc_us), screlu(acc_them)],
+/// in units of `SCALE` centipawns (the sum over k, the second layer, only if it has one).
 #[derive(Clone)]
 pub struct FloatNet {
     /// `INPUTS` rows of `HIDDEN` for each king bucket.
@@ -208,8 +209,35 @@ pub struct FloatNet {
     /// `BUCKETS` output layers of `2 * HIDDEN` weights each.
     w2: Vec<f32>,
     b2: Vec<f32>,
+    /// Second-layer neurons per output bucket (0: none); per bucket and neuron, `2 * HIDDEN`
+    /// input weights in `w3`, a bias in `b3` and an output weight in `w4`.
+    head: usize,
+    w3: Vec<f32>,
+    b3: Vec<f32>,
+    w4: Vec<f32>,
     king_buckets: usize,
     king_map: KingMap,
+}
+
+/// One position's values on the way through the network, kept for the backward pass.
+struct Activations {
+    us: [f32; HIDDEN],
+    them: [f32; HIDDEN],
+    /// screlu of `us`, then of `them`.
+    squared: [f32; 2 * HIDDEN],
+    /// The second layer's sums before the clip.
+    head: Vec<f32>,
+}
+
+impl Activations {
+    fn new(net: &FloatNet) -> Activations {
+        Activations {
+            us: [0.0; HIDDEN],
+            them: [0.0; HIDDEN],
+            squared: [0.0; 2 * HIDDEN],
+            head: vec![0.0; net.head],
+        }
+    }
 }
 
 /// Weights stay within this, so that the quantized ones fit in i16.
@@ -234,9 +262,54 @@ impl FloatNet {
                 .collect::<Vec<_>>()
                 .repeat(BUCKETS),
             b2: vec![0.0; BUCKETS],
+            head: 0,
+            w3: Vec::new(),
+            b3: Vec::new(),
+            w4: Vec::new(),
             king_buckets: 1,
             king_map: NO_KING_BUCKETS,
         }
+    }
+
+    /// Second-layer neurons per output bucket (0: none).
+    pub fn head(&self) -> usize {
+        self.head
+    }
+
+    /// This network with a second layer of `head` neurons per output bucket, if it has none:
+    /// small random input weights from `seed`, biases at the middle of the clip and zero
+    /// output weights, so that it evaluates every position as before until training puts the
+    /// new neurons to use. A network with a second layer of that size stays as it is.
+    pub fn with_head(mut self, head: usize, seed: u64) -> Result<FloatNet, String> {
+        if head == self.head {
+            return Ok(self);
+        }
+        if self.head != 0 {
+            return Err(format!(
+                "the network has a second layer of {} neurons already",
+                self.head
+            ));
+        }
+        if head == 0 || head > pivot::nnue::MAX_HEAD {
+            return Err(format!(
+                "a second layer of {head} neurons; 1 to {} are possible",
+                pivot::nnue::MAX_HEAD
+            ));
+        }
+        let random = FloatNet::new(seed ^ 0x5EC0_17D1);
+        // Scaled so that a neuron's sum over a position's 256 squared activations (mostly
+        // well below 1) stays within the clip's range at the start.
+        self.w3 = random
+            .w1
+            .iter()
+            .cycle()
+            .take(BUCKETS * head * 2 * HIDDEN)
+            .map(|w| w * 0.5)
+            .collect();
+        self.b3 = vec![0.5; BUCKETS * head];
+        self.w4 = vec![0.0; BUCKETS * head];
+        self.head = head;
+        Ok(self)
     }
 
     /// The king map positions must be read with for this network ([`Data::new`]).
@@ -380,6 +453,30 @@ impl FloatNet {
             }
             net.b2[b] = old_bias as f32 / (QA * QB) as f32;
         }
+        if w.head > 0 {
+            net = net.with_head(w.head, seed)?;
+            net.w3.iter_mut().for_each(|x| *x = 0.0);
+            for (b, rows) in net.w3.chunks_exact_mut(w.head * 2 * HIDDEN).enumerate() {
+                let from = if w.buckets == 1 { 0 } else { b };
+                let old_rows = w.head_weights[from * w.head * 2 * h..].chunks_exact(2 * h);
+                for (row, old) in rows.chunks_exact_mut(2 * HIDDEN).zip(old_rows) {
+                    let (us, them) = row.split_at_mut(HIDDEN);
+                    let (old_us, old_them) = old.split_at(h);
+                    for (x, &q) in us
+                        .iter_mut()
+                        .zip(old_us)
+                        .chain(them.iter_mut().zip(old_them))
+                    {
+                        *x = d(q, QH);
+                    }
+                }
+                for k in 0..w.head {
+                    net.w4[b * w.head + k] = d(w.head_output[from * w.head + k], QH);
+                    net.b3[b * w.head + k] =
+                        w.head_bias[from * w.head + k] as f32 / (QA * QB) as f32;
+                }
+            }
+        }
         Ok(net)
     }
 
@@ -391,6 +488,10 @@ impl FloatNet {
             b1: vec![0.0; HIDDEN],
             w2: vec![0.0; BUCKETS * 2 * HIDDEN],
             b2: vec![0.0; BUCKETS],
+            head: self.head,
+            w3: vec![0.0; self.w3.len()],
+            b3: vec![0.0; self.b3.len()],
+            w4: vec![0.0; self.w4.len()],
             king_buckets: self.king_buckets,
             king_map: self.king_map,
         }
@@ -446,47 +547,68 @@ impl FloatNet {
         (&self.w2[Self::layer_range(b)], self.b2[b])
     }
 
-    /// The output for one position's features (one per piece, which also picks the bucket).
-    fn forward(
-        &self,
-        feats: &[(u16, u16)],
-        us: &mut [f32; HIDDEN],
-        them: &mut [f32; HIDDEN],
-    ) -> f32 {
-        self.accumulate(feats.iter().map(|f| usize::from(f.0)), us);
-        self.accumulate(feats.iter().map(|f| usize::from(f.1)), them);
-        let (w2, b2) = self.layer(bucket(feats.len()));
-        let (w_us, w_them) = w2.split_at(HIDDEN);
-        let mut out = b2;
-        for j in 0..HIDDEN {
-            out += w_us[j] * screlu(us[j]) + w_them[j] * screlu(them[j]);
+    /// The output for one position's features (one per piece, which also picks the bucket),
+    /// leaving in `act` what the backward pass needs.
+    fn forward(&self, feats: &[(u16, u16)], act: &mut Activations) -> f32 {
+        self.accumulate(feats.iter().map(|f| usize::from(f.0)), &mut act.us);
+        self.accumulate(feats.iter().map(|f| usize::from(f.1)), &mut act.them);
+        for (s, a) in act.squared.iter_mut().zip(act.us.iter().chain(&act.them)) {
+            *s = screlu(*a);
+        }
+        let b = bucket(feats.len());
+        let (w2, b2) = self.layer(b);
+        let mut out = b2 + dot(w2, &act.squared);
+        if self.head > 0 {
+            let rows = self.w3[b * self.head * 2 * HIDDEN..].chunks_exact(2 * HIDDEN);
+            for (k, (h, row)) in act.head.iter_mut().zip(rows).enumerate() {
+                let i = b * self.head + k;
+                *h = dot(row, &act.squared) + self.b3[i];
+                out += self.w4[i] * h.clamp(0.0, 1.0);
+            }
         }
         out
     }
 
     /// Adds the gradient of the squared error on `entries` to `grad`; returns the summed error.
     fn backward(&self, data: &Data, entries: &[Entry], grad: &mut FloatNet) -> f64 {
-        let mut us = [0f32; HIDDEN];
-        let mut them = [0f32; HIDDEN];
+        let mut act = Activations::new(self);
         let mut loss = 0f64;
+        let mut d_squared = [0f32; 2 * HIDDEN];
         for e in entries {
             let feats = data.features_of(e);
-            let out = self.forward(feats, &mut us, &mut them);
+            let out = self.forward(feats, &mut act);
             let p = sigmoid(out);
             let diff = p - e.target;
             loss += f64::from(diff * diff);
             let d = 2.0 * diff * p * (1.0 - p);
             let b = bucket(feats.len());
             grad.b2[b] += d;
-            let (w_us, w_them) = self.layer(b).0.split_at(HIDDEN);
-            let (g_us, g_them) = grad.w2[Self::layer_range(b)].split_at_mut(HIDDEN);
+            let w2 = self.layer(b).0;
+            let g2 = &mut grad.w2[Self::layer_range(b)];
+            for j in 0..2 * HIDDEN {
+                g2[j] += d * act.squared[j];
+                d_squared[j] = d * w2[j];
+            }
+            for (k, &h) in act.head.iter().enumerate() {
+                let i = b * self.head + k;
+                grad.w4[i] += d * h.clamp(0.0, 1.0);
+                if !(h > 0.0 && h < 1.0) || self.w4[i] == 0.0 {
+                    continue;
+                }
+                let dh = d * self.w4[i];
+                grad.b3[i] += dh;
+                let rows = i * 2 * HIDDEN..(i + 1) * 2 * HIDDEN;
+                let (g3, w3) = (&mut grad.w3[rows.clone()], &self.w3[rows]);
+                for j in 0..2 * HIDDEN {
+                    g3[j] += dh * act.squared[j];
+                    d_squared[j] += dh * w3[j];
+                }
+            }
             let mut d_us = [0f32; HIDDEN];
             let mut d_them = [0f32; HIDDEN];
             for j in 0..HIDDEN {
-                g_us[j] += d * screlu(us[j]);
-                g_them[j] += d * screlu(them[j]);
-                d_us[j] = d * w_us[j] * screlu_slope(us[j]);
-                d_them[j] = d * w_them[j] * screlu_slope(them[j]);
+                d_us[j] = d_squared[j] * screlu_slope(act.us[j]);
+                d_them[j] = d_squared[HIDDEN + j] * screlu_slope(act.them[j]);
                 grad.b1[j] += d_us[j] + d_them[j];
             }
             for &(fu, ft) in feats {
@@ -505,13 +627,12 @@ impl FloatNet {
 
     /// The mean squared error on `entries`.
     fn error(&self, data: &Data, entries: &[Entry]) -> f64 {
-        let mut us = [0f32; HIDDEN];
-        let mut them = [0f32; HIDDEN];
+        let mut act = Activations::new(self);
         let sum: f64 = entries
             .iter()
             .map(|e| {
                 let feats = data.features_of(e);
-                let diff = sigmoid(self.forward(feats, &mut us, &mut them)) - e.target;
+                let diff = sigmoid(self.forward(feats, &mut act)) - e.target;
                 f64::from(diff * diff)
             })
             .sum();
@@ -525,6 +646,14 @@ impl FloatNet {
             .chain(self.b1.iter_mut())
             .chain(self.w2.iter_mut())
             .chain(self.b2.iter_mut())
+            .chain(self.w3.iter_mut())
+            .chain(self.b3.iter_mut())
+            .chain(self.w4.iter_mut())
+    }
+
+    /// How many of the last parameters of `params` are the second layer's.
+    fn head_params(&self) -> usize {
+        self.w3.len() + self.b3.len() + self.w4.len()
     }
 
     fn params(&self) -> impl Iterator<Item = &f32> {
@@ -534,6 +663,9 @@ impl FloatNet {
             .chain(self.b1.iter())
             .chain(self.w2.iter())
             .chain(self.b2.iter())
+            .chain(self.w3.iter())
+            .chain(self.b3.iter())
+            .chain(self.w4.iter())
     }
 
     /// The network in the engine's integers.
@@ -567,10 +699,23 @@ impl FloatNet {
             hidden_bias,
             output_weights,
             output_bias,
+            head: self.head,
+            head_weights: self.w3.iter().map(|&x| q(x, QH)).collect(),
+            head_bias: self
+                .b3
+                .iter()
+                .map(|&x| (x * (QA * QB) as f32).round() as i32)
+                .collect(),
+            head_output: self.w4.iter().map(|&x| q(x, QH)).collect(),
             king_buckets: self.king_buckets,
             king_map: self.king_map,
         }
     }
+}
+
+#[inline]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 #[inline]
@@ -602,6 +747,9 @@ pub struct Settings {
     /// starting network learned from data no longer at hand gives way only to what the new
     /// data shows again and again (0: no pull).
     pub anchor: f32,
+    /// Adam step size of the second layer's weights (which may start from nothing while the
+    /// rest is refined), before the same drops as `rate`.
+    pub head_rate: f32,
 }
 
 /// Progress after an epoch.
@@ -666,14 +814,15 @@ pub fn train(data: &Data, settings: &Settings, mut report: impl FnMut(&Epoch)) -
         0
     };
     for epoch in 1..=settings.epochs {
-        let rate = settings.rate
-            * if epoch * 100 > settings.epochs * 85 {
-                0.09
-            } else if epoch * 100 > settings.epochs * 60 {
-                0.3
-            } else {
-                1.0
-            };
+        let decay = if epoch * 100 > settings.epochs * 85 {
+            0.09
+        } else if epoch * 100 > settings.epochs * 60 {
+            0.3
+        } else {
+            1.0
+        };
+        let rate = settings.rate * decay;
+        let head_rate = settings.head_rate * decay;
         // Fisher–Yates with a xorshift generator: the same seed trains the same network.
         for i in (1..training.len()).rev() {
             rng ^= rng << 13;
@@ -716,6 +865,7 @@ pub fn train(data: &Data, settings: &Settings, mut report: impl FnMut(&Epoch)) -
             let c1 = 1.0 - beta1.powi(step);
             let c2 = 1.0 - beta2.powi(step);
             let pull = rate * settings.anchor;
+            let head_start = params - net.head_params();
             for (i, (((w, g), m), v)) in net
                 .params_mut()
                 .zip(first[0].params())
@@ -727,7 +877,8 @@ pub fn train(data: &Data, settings: &Settings, mut report: impl FnMut(&Epoch)) -
                 let g = g * scale;
                 *m = beta1 * *m + (1.0 - beta1) * g;
                 *v = beta2 * *v + (1.0 - beta2) * g * g;
-                *w -= rate * (*m / c1) / ((*v / c2).sqrt() + eps);
+                let step_size = if i >= head_start { head_rate } else { rate };
+                *w -= step_size * (*m / c1) / ((*v / c2).sqrt() + eps);
                 if let Some(w0) = start.get(i) {
                     *w -= pull * (*w - w0);
                 }
@@ -788,6 +939,7 @@ not a fen | 0 | 0.5
             init: None,
             freeze_king_buckets: false,
             anchor: 0.0,
+            head_rate: 0.0,
         };
         let first = FloatNet::new(7).error(&data, &data.entries);
         let mut last = f64::MAX;
@@ -798,8 +950,7 @@ not a fen | 0 | 0.5
         let float_cp = {
             let e = data.entries[1];
             let feats = data.features_of(&e);
-            let (mut us, mut them) = ([0f32; HIDDEN], [0f32; HIDDEN]);
-            net.forward(feats, &mut us, &mut them) * SCALE as f32
+            net.forward(feats, &mut Activations::new(&net)) * SCALE as f32
         };
         let int_cp = quantized.eval_from_scratch(pos.pos()) as f32;
         assert!(
@@ -856,6 +1007,7 @@ not a fen | 0 | 0.5
             init: Some(shipped),
             freeze_king_buckets: false,
             anchor: 0.0,
+            head_rate: 0.0,
         };
         let mut after = f64::MAX;
         train(&data, &settings, |e| after = e.validation_error);
@@ -956,6 +1108,7 @@ not a fen | 0 | 0.5
             init: Some(grown),
             freeze_king_buckets: false,
             anchor: 0.0,
+            head_rate: 0.0,
         };
         let trained = train(&bucketed, &settings, |_| {});
         let bytes = pivot::nnue::file::encode(&trained.quantize());
@@ -1091,6 +1244,7 @@ not a fen | 0 | 0.5
             init: Some(init.clone()),
             freeze_king_buckets,
             anchor,
+            head_rate: 0.001,
         };
         (train(&data, &settings, |_| {}), data)
     }
@@ -1104,10 +1258,10 @@ not a fen | 0 | 0.5
         tolerance: f32,
     ) {
         assert_eq!(a_data.len(), b_data.len());
-        let (mut us, mut them) = ([0f32; HIDDEN], [0f32; HIDDEN]);
+        let (mut act_a, mut act_b) = (Activations::new(a), Activations::new(b));
         for (ea, eb) in a_data.entries.iter().zip(&b_data.entries) {
-            let x = a.forward(a_data.features_of(ea), &mut us, &mut them);
-            let y = b.forward(b_data.features_of(eb), &mut us, &mut them);
+            let x = a.forward(a_data.features_of(ea), &mut act_a);
+            let y = b.forward(b_data.features_of(eb), &mut act_b);
             assert!((x - y).abs() < tolerance, "{x} vs {y}");
         }
     }
@@ -1144,6 +1298,10 @@ not a fen | 0 | 0.5
                 .flat_map(|layer| [&layer[..h], &layer[HIDDEN..HIDDEN + h]].concat())
                 .collect(),
             output_bias: full.output_bias.clone(),
+            head: 0,
+            head_weights: Vec::new(),
+            head_output: Vec::new(),
+            head_bias: Vec::new(),
         };
         let widened = FloatNet::from_weights(&narrow, 3).unwrap();
         // The same network with the second half's output weights zeroed.
@@ -1159,11 +1317,11 @@ not a fen | 0 | 0.5
         let mut data = Data::default();
         let mut skipped = Skipped::default();
         data.load(LINES, 0.0, false, &mut skipped);
-        let (mut us, mut them) = ([0f32; HIDDEN], [0f32; HIDDEN]);
+        let mut act = Activations::new(&widened);
         for e in &data.entries {
             let feats = data.features_of(e);
-            let a = widened.forward(feats, &mut us, &mut them);
-            let b = reference.forward(feats, &mut us, &mut them);
+            let a = widened.forward(feats, &mut act);
+            let b = reference.forward(feats, &mut act);
             assert!((a - b).abs() < 1e-5, "{a} vs {b}");
         }
         let wider = Weights {
@@ -1175,6 +1333,10 @@ not a fen | 0 | 0.5
             hidden_bias: vec![0; HIDDEN + 1],
             output_weights: vec![0; 2 * (HIDDEN + 1)],
             output_bias: vec![0],
+            head: 0,
+            head_weights: Vec::new(),
+            head_output: Vec::new(),
+            head_bias: Vec::new(),
         };
         assert!(
             FloatNet::from_weights(&wider, 1)
@@ -1182,5 +1344,122 @@ not a fen | 0 | 0.5
                 .unwrap()
                 .contains("cannot start")
         );
+    }
+
+    /// A second layer grown on a network starts silent: the network evaluates and quantizes
+    /// as before. Trained, it lowers the error, survives the file, and the engine's integer
+    /// evaluation follows the floating-point one.
+    #[test]
+    fn a_second_layer_grows_silently_then_learns() {
+        let start = plain_built_in();
+        let grown = start.clone().with_head(4, 9).unwrap();
+        assert_eq!(grown.head(), 4);
+        let mut data = Data::default();
+        data.load(&LINES.repeat(20), 0.5, true, &mut Skipped::default());
+        assert_eq!(
+            grown.error(&data, &data.entries),
+            start.error(&data, &data.entries)
+        );
+        let pos = Game::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap().0;
+        let engine = |net: &FloatNet| net.quantize().eval_from_scratch(pos.pos());
+        assert_eq!(engine(&grown), engine(&start));
+        assert!(grown.clone().with_head(4, 1).is_ok());
+        assert!(
+            grown
+                .clone()
+                .with_head(8, 1)
+                .err()
+                .unwrap()
+                .contains("already")
+        );
+        assert!(
+            start
+                .clone()
+                .with_head(65, 1)
+                .err()
+                .unwrap()
+                .contains("1 to 64")
+        );
+        let settings = Settings {
+            epochs: 20,
+            batch: 16,
+            rate: 0.0,
+            threads: 2,
+            seed: 7,
+            init: Some(grown.clone()),
+            freeze_king_buckets: false,
+            anchor: 0.0,
+            head_rate: 0.01,
+        };
+        let trained = train(&data, &settings, |_| {});
+        // Only the second layer moved (the rest had step 0, beyond the clip to ±1.98 that
+        // every step applies), and it lowered the error.
+        let moved = |a: &[f32], b: &[f32]| a.iter().zip(b).any(|(x, y)| (x - y).abs() > 0.01);
+        assert!(!moved(&trained.w1, &grown.w1));
+        assert!(!moved(&trained.w2, &grown.w2));
+        assert!(trained.w4.iter().any(|&w| w != 0.0));
+        let error = |net: &FloatNet| net.error(&data, &data.entries);
+        assert!(error(&trained) < error(&grown) * 0.95);
+        let bytes = pivot::nnue::file::encode(&trained.quantize());
+        let back =
+            FloatNet::from_weights(&pivot::nnue::file::decode_weights(&bytes).unwrap(), 1).unwrap();
+        assert_eq!(pivot::nnue::file::encode(&back.quantize()), bytes);
+        let e = data.entries[1];
+        let float_cp =
+            trained.forward(data.features_of(&e), &mut Activations::new(&trained)) * SCALE as f32;
+        let int_cp = engine(&trained) as f32;
+        assert!(
+            (float_cp - int_cp).abs() < 10.0 + float_cp.abs() / 100.0,
+            "{float_cp} vs {int_cp}"
+        );
+    }
+
+    /// The backward pass's gradient of the second layer and of the layers under it matches
+    /// finite differences of the error.
+    #[test]
+    fn the_second_layer_backpropagates_its_gradient() {
+        let mut net = plain_built_in().with_head(3, 5).unwrap();
+        for (i, w) in net.w4.iter_mut().enumerate() {
+            *w = 0.3 + 0.1 * (i % 5) as f32;
+        }
+        let mut data = Data::default();
+        data.load(LINES, 0.5, false, &mut Skipped::default());
+        let entries = &data.entries;
+        let mut grad = net.zeros_like();
+        net.backward(&data, entries, &mut grad);
+        let n = entries.len() as f64;
+        // One active second-layer neuron of the 32-piece position's bucket, and a hidden
+        // neuron of that position.
+        let b = bucket(32);
+        let mut act = Activations::new(&net);
+        net.forward(data.features_of(&entries[0]), &mut act);
+        let k = act.head.iter().position(|&h| h > 0.05 && h < 0.95).unwrap();
+        let i = b * 3 + k;
+        let j = (0..HIDDEN)
+            .find(|&j| act.us[j] > 0.05 && act.us[j] < 0.95)
+            .unwrap();
+        let f = usize::from(data.features_of(&entries[0])[0].0);
+        type Pick = fn(&mut FloatNet, usize, usize, usize, usize) -> &mut f32;
+        let picks: [(&str, Pick); 5] = [
+            ("w4", |n, i, _, _, _| &mut n.w4[i]),
+            ("b3", |n, i, _, _, _| &mut n.b3[i]),
+            ("w3", |n, i, j, _, _| &mut n.w3[i * 2 * HIDDEN + j]),
+            ("b1", |n, _, j, _, _| &mut n.b1[j]),
+            ("w1", |n, _, j, f, _| &mut n.w1[f * HIDDEN + j]),
+        ];
+        for (name, pick) in picks {
+            let analytic = f64::from(*pick(&mut grad, i, j, f, 0));
+            let eps = 1e-3;
+            let mut plus = net.clone();
+            *pick(&mut plus, i, j, f, 0) += eps;
+            let mut minus = net.clone();
+            *pick(&mut minus, i, j, f, 0) -= eps;
+            let numeric = (plus.error(&data, entries) - minus.error(&data, entries)) * n
+                / (2.0 * f64::from(eps));
+            assert!(
+                (analytic - numeric).abs() <= 0.05 * numeric.abs().max(1e-4),
+                "{name}: {analytic} vs {numeric}"
+            );
+        }
     }
 }
