@@ -258,7 +258,19 @@ impl Network {
     /// This network with a second layer of `head` neurons per output bucket whose output
     /// weights are all zero, so that it evaluates every position as before: `weights` gives
     /// each neuron's input weights (`BUCKETS · head` rows of 2 · HIDDEN) and `bias` its bias.
+    /// Panics on lengths that do not match `head` (a caller's error: files go through
+    /// [`file::decode`], which checks them).
     pub fn with_head(&self, head: usize, weights: Vec<i16>, bias: Vec<i32>) -> Network {
+        assert!(
+            head <= MAX_HEAD,
+            "a second layer of at most {MAX_HEAD} neurons"
+        );
+        assert_eq!(
+            weights.len(),
+            BUCKETS * head * 2 * HIDDEN,
+            "second-layer weights"
+        );
+        assert_eq!(bias.len(), BUCKETS * head, "second-layer biases");
         let mut net = self.clone();
         net.head = head;
         net.head_weights = weights;
