@@ -442,15 +442,7 @@ impl FloatNet {
         net.w2.iter_mut().for_each(|x| *x = 0.0);
         for (b, layer) in net.w2.chunks_exact_mut(2 * HIDDEN).enumerate() {
             let (old_layer, old_bias) = w.output_layer(b);
-            let (us, them) = layer.split_at_mut(HIDDEN);
-            let (old_us, old_them) = old_layer.split_at(h);
-            for (x, &q) in us
-                .iter_mut()
-                .zip(old_us)
-                .chain(them.iter_mut().zip(old_them))
-            {
-                *x = d(q, QB);
-            }
+            dequantize_halves(layer, old_layer, QB);
             net.b2[b] = old_bias as f32 / (QA * QB) as f32;
         }
         if w.head > 0 {
@@ -460,15 +452,7 @@ impl FloatNet {
                 let from = if w.buckets == 1 { 0 } else { b };
                 let old_rows = w.head_weights[from * w.head * 2 * h..].chunks_exact(2 * h);
                 for (row, old) in rows.chunks_exact_mut(2 * HIDDEN).zip(old_rows) {
-                    let (us, them) = row.split_at_mut(HIDDEN);
-                    let (old_us, old_them) = old.split_at(h);
-                    for (x, &q) in us
-                        .iter_mut()
-                        .zip(old_us)
-                        .chain(them.iter_mut().zip(old_them))
-                    {
-                        *x = d(q, QH);
-                    }
+                    dequantize_halves(row, old, QH);
                 }
                 for k in 0..w.head {
                     net.w4[b * w.head + k] = d(w.head_output[from * w.head + k], QH);
@@ -710,6 +694,21 @@ impl FloatNet {
             king_buckets: self.king_buckets,
             king_map: self.king_map,
         }
+    }
+}
+
+/// Fills `row` (2 · HIDDEN weights: the side to move's half, then the other side's) from the
+/// quantized `old` row of a network possibly narrower (two halves of `old.len() / 2`), each
+/// weight divided by `scale`; the rest of each half keeps its value.
+fn dequantize_halves(row: &mut [f32], old: &[i16], scale: i32) {
+    let (us, them) = row.split_at_mut(HIDDEN);
+    let (old_us, old_them) = old.split_at(old.len() / 2);
+    for (x, &q) in us
+        .iter_mut()
+        .zip(old_us)
+        .chain(them.iter_mut().zip(old_them))
+    {
+        *x = f32::from(q) / scale as f32;
     }
 }
 
