@@ -87,10 +87,16 @@ impl Weights {
         self.buckets == 1 || self.buckets == BUCKETS
     }
 
+    /// The file's bucket that fills this build's bucket `b`: itself, or the one of a
+    /// single-layer file.
+    pub fn source_bucket(&self, b: usize) -> usize {
+        if self.buckets == 1 { 0 } else { b }
+    }
+
     /// The output layer that fills this build's bucket `b`: its weights (the side to move's
     /// `hidden` first) and bias. A single-layer file fills every bucket with its one layer.
     pub fn output_layer(&self, b: usize) -> (&[i16], i32) {
-        let from = if self.buckets == 1 { 0 } else { b };
+        let from = self.source_bucket(b);
         let n = 2 * self.hidden;
         (
             &self.output_weights[from * n..][..n],
@@ -267,21 +273,18 @@ pub fn decode(bytes: &[u8]) -> Result<Network, String> {
     let mut output_bias = [0i32; BUCKETS];
     for (b, (weights, bias)) in output_weights.iter_mut().zip(&mut output_bias).enumerate() {
         let (layer, layer_bias) = w.output_layer(b);
-        let (us, them) = weights.split_at_mut(HIDDEN);
-        us[..h].copy_from_slice(&layer[..h]);
-        them[..h].copy_from_slice(&layer[h..]);
+        pad_halves(weights, layer);
         *bias = layer_bias;
     }
     // Each neuron's row padded to this build's width like the output layers.
     let mut head_weights = vec![0i16; BUCKETS * w.head * 2 * HIDDEN];
     let (mut head_output, mut head_bias) = (Vec::new(), Vec::new());
     for b in 0..BUCKETS {
-        let from = if w.buckets == 1 { 0 } else { b };
+        let from = w.source_bucket(b);
         let rows = w.head_weights[from * w.head * 2 * h..].chunks_exact(2 * h);
         let new_rows = head_weights[b * w.head * 2 * HIDDEN..].chunks_exact_mut(2 * HIDDEN);
         for (new, old) in new_rows.zip(rows).take(w.head) {
-            new[..h].copy_from_slice(&old[..h]);
-            new[HIDDEN..HIDDEN + h].copy_from_slice(&old[h..]);
+            pad_halves(new, old);
         }
         head_output.extend_from_slice(&w.head_output[from * w.head..][..w.head]);
         head_bias.extend_from_slice(&w.head_bias[from * w.head..][..w.head]);
@@ -298,6 +301,15 @@ pub fn decode(bytes: &[u8]) -> Result<Network, String> {
         king_buckets: w.king_buckets,
         king_map: w.king_map,
     })
+}
+
+/// Copies `old`, a row of two halves (side to move's, other side's) of a network possibly
+/// narrower than this build, into `new`'s two halves of `HIDDEN`; the rest stays as it is.
+fn pad_halves(new: &mut [i16], old: &[i16]) {
+    let (us, them) = new.split_at_mut(HIDDEN);
+    let (old_us, old_them) = old.split_at(old.len() / 2);
+    us[..old_us.len()].copy_from_slice(old_us);
+    them[..old_them.len()].copy_from_slice(old_them);
 }
 
 /// Writes a network: format 4 with a second layer, else format 3 with king buckets, else

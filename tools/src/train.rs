@@ -449,7 +449,7 @@ impl FloatNet {
             net = net.with_head(w.head, seed)?;
             net.w3.iter_mut().for_each(|x| *x = 0.0);
             for (b, rows) in net.w3.chunks_exact_mut(w.head * 2 * HIDDEN).enumerate() {
-                let from = if w.buckets == 1 { 0 } else { b };
+                let from = w.source_bucket(b);
                 let old_rows = w.head_weights[from * w.head * 2 * h..].chunks_exact(2 * h);
                 for (row, old) in rows.chunks_exact_mut(2 * HIDDEN).zip(old_rows) {
                     dequantize_halves(row, old, QH);
