@@ -1,5 +1,6 @@
 //! `pivot-tools`: Pivot's training pipeline on the command line: `datagen`, `rescore`,
-//! `split` and `train`. (The engine binary, `pivot`, holds only what a player or a tester uses.)
+//! `split`, `lookahead` and `train`. (The engine binary, `pivot`, holds only what a player or a
+//! tester uses.)
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -9,7 +10,7 @@ use clap::{Parser, Subcommand};
 
 use pivot::game::Game;
 use pivot::nnue;
-use pivot_tools::{datagen, rescore, split, train};
+use pivot_tools::{data, datagen, lookahead, rescore, split, train};
 
 /// Pivot's training pipeline: self-play data, rescoring, and network training.
 #[derive(Parser)]
@@ -83,6 +84,20 @@ enum Cmd {
         /// Where the held-out part goes (default: beside DATA, `_valid` added to its name).
         #[arg(long)]
         valid: Option<PathBuf>,
+    },
+    /// Replace each position's score by a blend of the scores its game went on to reach (a
+    /// temporal-difference target, TD(λ)): the search score of each later position of the same
+    /// game weighted λ per ply further on, averaged as expected results.
+    Lookahead {
+        /// A `datagen` round (whole games in played order).
+        data: PathBuf,
+        /// Output file.
+        #[arg(long, short)]
+        out: PathBuf,
+        /// Weight of a score one ply further on (0: the search scores as they are; 1: the mean
+        /// of the rest of the game).
+        #[arg(long, default_value_t = 0.75)]
+        lambda: f64,
     },
     /// Train the evaluation network on `datagen` files and write it in Pivot's network format
     /// (the engine's src/nnue/pivot.nnue is the one built in).
@@ -227,6 +242,12 @@ fn main() {
             let train = train.unwrap_or_else(|| beside("_train.txt"));
             let valid = valid.unwrap_or_else(|| beside("_valid.txt"));
             run_split(&data, hold, &train, &valid)
+        }
+        Cmd::Lookahead { data, out, lambda } => {
+            if !(0.0..=1.0).contains(&lambda) {
+                fail(format!("--lambda must lie in 0..1, not {lambda}"));
+            }
+            run_lookahead(&data, &out, lambda)
         }
         Cmd::Train {
             data,
@@ -398,21 +419,8 @@ fn run_rescore(data: &[PathBuf], out: &PathBuf, settings: &rescore::Settings) {
 fn run_split(data: &PathBuf, hold: usize, train: &PathBuf, valid: &PathBuf) {
     let text = std::fs::read_to_string(data)
         .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", data.display())));
-    let mut lines: Vec<&str> = text.lines().collect();
-    if !text.is_empty() && !text.ends_with('\n') {
-        // A datagen run stopped while writing leaves its last line unfinished.
-        lines.pop();
-        eprintln!(
-            "pivot-tools: {}: the unfinished last line is left out",
-            data.display()
-        );
-    }
-    let starts = split::game_starts(&lines).unwrap_or_else(|n| {
-        fail(format!(
-            "{}: line {n} is not a `FEN | score | result` line with a full FEN",
-            data.display()
-        ))
-    });
+    let lines = finished_lines(&text, data);
+    let starts = split::game_starts(&lines).unwrap_or_else(|n| not_data(data, n));
     let Some(cut) = split::cut(&starts, lines.len(), hold) else {
         fail(format!(
             "{}: {} games in {} lines: too few to hold out {hold} lines and train on the rest",
@@ -437,6 +445,50 @@ fn run_split(data: &PathBuf, hold: usize, train: &PathBuf, valid: &PathBuf) {
         valid.display(),
         lines.len() - cut.at,
         cut.held_out_games
+    );
+}
+
+/// The lines of a data round, less an unfinished last one (a datagen run stopped while
+/// writing leaves one).
+fn finished_lines<'a>(text: &'a str, data: &Path) -> Vec<&'a str> {
+    let mut lines: Vec<&str> = text.lines().collect();
+    if !text.is_empty() && !text.ends_with('\n') {
+        lines.pop();
+        eprintln!(
+            "pivot-tools: {}: the unfinished last line is left out",
+            data.display()
+        );
+    }
+    lines
+}
+
+fn not_data(data: &Path, line: usize) -> ! {
+    fail(format!(
+        "{}: line {line} is not a `FEN | score | result` line with a full FEN",
+        data.display()
+    ))
+}
+
+fn run_lookahead(data: &PathBuf, out: &PathBuf, lambda: f64) {
+    let text = std::fs::read_to_string(data)
+        .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", data.display())));
+    let lines = finished_lines(&text, data);
+    let scores = lookahead::blended_scores(&lines, lambda).unwrap_or_else(|n| not_data(data, n));
+    let mut body = String::with_capacity(text.len());
+    let mut moved = 0usize;
+    for (i, (line, &score)) in lines.iter().zip(&scores).enumerate() {
+        let sample = data::parse(line).unwrap_or_else(|| not_data(data, i + 1));
+        moved += usize::from(score != sample.score);
+        body.push_str(&data::line(sample.fen, score, sample.result_text));
+        body.push('\n');
+    }
+    std::fs::write(out, body)
+        .unwrap_or_else(|e| fail(format!("cannot write {}: {e}", out.display())));
+    println!(
+        "{}: {} positions, {} with a new score (lambda {lambda})",
+        out.display(),
+        lines.len(),
+        moved
     );
 }
 

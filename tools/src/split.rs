@@ -19,7 +19,7 @@ pub struct Cut {
 
 /// The plies played before a FEN's position, or `None` if its side-to-move or move-number
 /// field is missing or malformed.
-fn plies(fen: &str) -> Option<u32> {
+pub fn plies(fen: &str) -> Option<u32> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     let [_, side, _, _, _, fullmove] = fields[..] else {
         return None;

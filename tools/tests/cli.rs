@@ -24,7 +24,7 @@ fn path(p: &Path) -> &str {
 fn help_lists_the_stages() {
     let (code, out, _) = tools(&["--help"]);
     assert_eq!(code, 0);
-    for word in ["datagen", "rescore", "split", "train"] {
+    for word in ["datagen", "rescore", "split", "lookahead", "train"] {
         assert!(out.contains(word), "{word} missing from:\n{out}");
     }
 }
@@ -88,6 +88,39 @@ fn datagen_rescore_and_train_read_each_other() {
     let (code, _, err) = split(&lines.len().to_string());
     assert_eq!(code, 2);
     assert!(err.contains("3 games in"), "{err}");
+
+    // Lookahead: every line kept in order with its FEN and result; at lambda 0 the scores stay
+    // the searches' own; a lambda outside 0..1 is refused.
+    let blended = dir.join("blended.txt");
+    let lookahead = |lambda: &str| {
+        tools(&[
+            "lookahead",
+            path(&data),
+            "--lambda",
+            lambda,
+            "--out",
+            path(&blended),
+        ])
+    };
+    for lambda in ["0", "0.9"] {
+        let (code, out, err) = lookahead(lambda);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains(&format!("{} positions", lines.len())), "{out}");
+        let blended_text = std::fs::read_to_string(&blended).unwrap();
+        let new_lines: Vec<&str> = blended_text.lines().collect();
+        assert_eq!(new_lines.len(), lines.len());
+        for (old, new) in lines.iter().zip(&new_lines) {
+            let (old, new): (Vec<&str>, Vec<&str>) =
+                (old.split(" | ").collect(), new.split(" | ").collect());
+            assert_eq!((old[0], old[2]), (new[0], new[2]));
+            if lambda == "0" {
+                assert_eq!(old[1], new[1]);
+            }
+        }
+    }
+    let (code, _, err) = lookahead("1.5");
+    assert_eq!(code, 2);
+    assert!(err.contains("--lambda must lie in 0..1"), "{err}");
 
     let (code, out, err) = tools(&[
         "rescore",
@@ -234,6 +267,7 @@ fn bad_paths_get_a_message_and_status_2() {
         &["train", "/nonexistent/data.txt", "--out", "net.nnue"][..],
         &["rescore", "/nonexistent/data.txt", "--out", "r.txt"][..],
         &["split", "/nonexistent/data.txt"][..],
+        &["lookahead", "/nonexistent/data.txt", "--out", "l.txt"][..],
     ] {
         let (code, _, err) = tools(args);
         assert_eq!(code, 2, "{args:?}");
@@ -248,4 +282,15 @@ fn bad_paths_get_a_message_and_status_2() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot create"), "{err}");
+
+    // A file that is not data is named with its first bad line.
+    let bad = std::env::temp_dir().join(format!("pivot-tools-bad-{}.txt", std::process::id()));
+    std::fs::write(&bad, "8/8/8/8/8/8/8/K1k5 w - - 0 1 | 0 | 0.5\nnot data\n").unwrap();
+    let (code, _, err) = tools(&["lookahead", path(&bad), "--out", "l.txt"]);
+    std::fs::remove_file(&bad).ok();
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("line 2 is not a `FEN | score | result` line"),
+        "{err}"
+    );
 }
