@@ -18,13 +18,14 @@ use crate::{data, split};
 /// in played order (as `datagen` writes them); or the 1-based number of the first line that is
 /// not a data line.
 pub fn blended_scores(lines: &[&str], lambda: f64) -> Result<Vec<i32>, usize> {
-    let starts = split::game_starts(lines)?;
-    let mut samples = Vec::with_capacity(lines.len());
+    let mut plies_and_results = Vec::with_capacity(lines.len());
+    let mut values = Vec::with_capacity(lines.len());
     for (i, line) in lines.iter().enumerate() {
         let sample = data::parse(line).ok_or(i + 1)?;
-        let ply = split::plies(sample.fen).ok_or(i + 1)?;
-        samples.push((ply, expected(sample.score)));
+        plies_and_results.push((split::plies(sample.fen).ok_or(i + 1)?, sample.result_text));
+        values.push(expected(sample.score));
     }
+    let starts = split::starts_of(&plies_and_results);
     let mut scores = vec![0; lines.len()];
     let ends = starts.iter().skip(1).copied().chain([lines.len()]);
     for (start, end) in starts.iter().copied().zip(ends) {
@@ -33,7 +34,7 @@ pub fn blended_scores(lines: &[&str], lambda: f64) -> Result<Vec<i32>, usize> {
         let (mut sum, mut weight) = (0.0, 0.0);
         let mut next_ply = None;
         for i in (start..end).rev() {
-            let (ply, value) = samples[i];
+            let (ply, value) = (plies_and_results[i].0, values[i]);
             let decay = next_ply.map_or(0.0, |next: u32| {
                 lambda.powi(next.saturating_sub(ply) as i32)
             });

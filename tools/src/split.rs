@@ -35,17 +35,26 @@ pub fn plies(fen: &str) -> Option<u32> {
 /// The index of the first line of each game in `lines`, or the 1-based number of the first
 /// line that is not a data line with a full FEN.
 pub fn game_starts(lines: &[&str]) -> Result<Vec<usize>, usize> {
-    let mut starts = Vec::new();
-    let mut last: Option<(u32, &str)> = None;
+    let mut plies_and_results = Vec::with_capacity(lines.len());
     for (i, line) in lines.iter().enumerate() {
         let sample = data::parse(line).ok_or(i + 1)?;
-        let ply = plies(sample.fen).ok_or(i + 1)?;
-        if last.is_none_or(|(p, r)| ply < p || sample.result_text != r) {
+        plies_and_results.push((plies(sample.fen).ok_or(i + 1)?, sample.result_text));
+    }
+    Ok(starts_of(&plies_and_results))
+}
+
+/// The index of the first position of each game, given each position's plies and result in
+/// the order `datagen` wrote them.
+pub fn starts_of(plies_and_results: &[(u32, &str)]) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut last: Option<(u32, &str)> = None;
+    for (i, &(ply, result)) in plies_and_results.iter().enumerate() {
+        if last.is_none_or(|(p, r)| ply < p || result != r) {
             starts.push(i);
         }
-        last = Some((ply, sample.result_text));
+        last = Some((ply, result));
     }
-    Ok(starts)
+    starts
 }
 
 /// The cut that holds out the last games covering at least `hold` lines, given each game's

@@ -422,7 +422,6 @@ impl FloatNet {
                 w.buckets
             ));
         }
-        let d = |q: i16, s: i32| f32::from(q) / s as f32;
         let mut net = FloatNet::new(seed);
         if w.king_buckets > 1 {
             net = net.with_king_buckets(w.king_buckets, w.king_map, false)?;
@@ -433,11 +432,11 @@ impl FloatNet {
             .zip(w.hidden_weights.chunks_exact(h))
         {
             for (x, &q) in row.iter_mut().zip(old) {
-                *x = d(q, QA);
+                *x = dequantize(q, QA);
             }
         }
         for (b, &q) in net.b1.iter_mut().zip(&w.hidden_bias) {
-            *b = d(q, QA);
+            *b = dequantize(q, QA);
         }
         net.w2.iter_mut().for_each(|x| *x = 0.0);
         for (b, layer) in net.w2.chunks_exact_mut(2 * HIDDEN).enumerate() {
@@ -455,7 +454,7 @@ impl FloatNet {
                     dequantize_halves(row, old, QH);
                 }
                 for k in 0..w.head {
-                    net.w4[b * w.head + k] = d(w.head_output[from * w.head + k], QH);
+                    net.w4[b * w.head + k] = dequantize(w.head_output[from * w.head + k], QH);
                     net.b3[b * w.head + k] =
                         w.head_bias[from * w.head + k] as f32 / (QA * QB) as f32;
                 }
@@ -708,8 +707,13 @@ fn dequantize_halves(row: &mut [f32], old: &[i16], scale: i32) {
         .zip(old_us)
         .chain(them.iter_mut().zip(old_them))
     {
-        *x = f32::from(q) / scale as f32;
+        *x = dequantize(q, scale);
     }
+}
+
+/// A quantized weight as a float: `q / scale`.
+fn dequantize(q: i16, scale: i32) -> f32 {
+    f32::from(q) / scale as f32
 }
 
 #[inline]
