@@ -14,7 +14,7 @@ pub const DEFAULT_DEPTH: u32 = 9;
 /// The node count of `pivot bench` at the default depth: the search's signature, recorded
 /// here and nowhere else. A commit that changes it updates it here and carries
 /// `Bench: <nodes>` in its message; a test holds every build to it.
-pub const SIGNATURE: u64 = 904_459;
+pub const SIGNATURE: u64 = 902_456;
 /// Hash size used by bench, whatever the Hash option says (so the signature is stable).
 const BENCH_HASH_MB: usize = 16;
 

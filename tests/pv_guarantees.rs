@@ -59,11 +59,11 @@ fn mates_in_one_to_five_are_announced_exactly_and_their_pvs_mate() {
             .parse()
             .unwrap();
         let game = parse_epd_position(line).unwrap();
-        // Two plies of slack over the mate's own length plus nine. The mated-in-3 of
-        // `2B5/2p5/6p1/1PK2pPb/…` needs depth 13 since fbb2b2e's history change, 16 with
-        // 773adca's network and 17 with 489b6be's; Stockfish 15.1 still reports it as mated in
-        // 6 at depth 30.
-        let depth = (2 * expected.unsigned_abs() + 11).min(17);
+        // Depth 2·|n| + 12, at most 18: the mate's own length (2·|n| − 1 plies) plus thirteen.
+        // The mated-in-3 of `2B5/2p5/6p1/1PK2pPb/…` needs depth 13 since fbb2b2e's history
+        // change, 16 with 773adca's network, 17 with 489b6be's and 18 with the thirty-fifth;
+        // Stockfish 15.1 still reports it as mated in 6 at depth 30.
+        let depth = (2 * expected.unsigned_abs() + 12).min(18);
         let lines = bench.lines(&game, depth);
         audit.add(line, &game, &lines);
         let last = lines.iter().rev().find(|l| l.bound.is_none()).unwrap();
