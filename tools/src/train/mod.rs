@@ -15,7 +15,7 @@ pub use king_layouts::{KING_LAYOUTS, king_layout};
 pub use positions::{Data, Skipped};
 
 use float_net::CLIP;
-use positions::Entry;
+use positions::split;
 
 /// The logistic: a score in units of `SCALE` centipawns as an expected result.
 #[inline]
@@ -52,23 +52,6 @@ pub struct Epoch {
     pub train_error: f64,
     pub validation_error: f64,
     pub rate: f32,
-}
-
-/// The training and validation positions of `data`: those of the validation files when there
-/// are some ([`Data::start_validation`]); otherwise the last 2% are held out for the validation
-/// error (whole games, since a file holds each game's positions together), or all of them when
-/// that is none.
-fn split(data: &Data) -> (&[Entry], &[Entry]) {
-    if let Some(start) = data.validation_start {
-        return data.entries.split_at(start);
-    }
-    let held_out = data.entries.len() / 50;
-    let (training, validation) = data.entries.split_at(data.entries.len() - held_out);
-    if validation.is_empty() {
-        (training, &data.entries[..])
-    } else {
-        (training, validation)
-    }
 }
 
 /// The error of `net` on the positions `train` holds out of `data`: for a starting network

@@ -6,7 +6,7 @@ use shakmaty::{Color, Position};
 use pivot::game::Game;
 use pivot::nnue::{KingMap, NO_KING_BUCKETS, SCALE, feature, king_input_offset};
 
-use super::{sigmoid, split};
+use super::sigmoid;
 use crate::data;
 
 /// One position: where its features start in `Data::features`, how many, and its target (the
@@ -139,5 +139,22 @@ impl Data {
             len: (self.features.len() as u32 - start) as u8,
             target,
         });
+    }
+}
+
+/// The training and validation positions of `data`: those of the validation files when there
+/// are some ([`Data::start_validation`]); otherwise the last 2% are held out for the validation
+/// error (whole games, since a file holds each game's positions together), or all of them when
+/// that is none.
+pub(super) fn split(data: &Data) -> (&[Entry], &[Entry]) {
+    if let Some(start) = data.validation_start {
+        return data.entries.split_at(start);
+    }
+    let held_out = data.entries.len() / 50;
+    let (training, validation) = data.entries.split_at(data.entries.len() - held_out);
+    if validation.is_empty() {
+        (training, &data.entries[..])
+    } else {
+        (training, validation)
     }
 }
